@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+# ===- bench/peers.py - PyTorch eager and torch.compile peers -----------=== #
+#
+# Part of the memopt project.
+#
+# Times the memopt workloads W1..W8 in PyTorch eager mode and under
+# torch.compile, on the same shapes and dtypes as the compiler's examples,
+# the same way memopt-run times its pipelines: CUDA events around each call,
+# warm-up runs first, median of >= 20 timed runs. Also measures the
+# device-to-device copy bandwidth in the same process (copy_ of a 1 GiB
+# tensor, bytes read + written) so every fraction is against a bandwidth
+# measured in this run.
+#
+# Usage: peers.py [--only w1,w2] [--json out.json] [--warmup N] [--iters N]
+#                 [--modes eager,compile]
+# Exit codes: 0 ok (per-workload errors are recorded in the JSON), 2 usage,
+# 3 no CUDA device.
+#
+# ===--------------------------------------------------------------------=== #
+
+import argparse
+import datetime
+import json
+import statistics
+import sys
+import traceback
+
+ROWS, COLS = 16384, 4096
+GIB = 1 << 30
+
+
+def _workloads(torch):
+    """Returns {name: (description, make_inputs, fn)}; fn returns a tensor or
+    a tuple of tensors. Definitions match examples/w*.mlir."""
+    F = torch.nn.functional
+
+    def rand(*shape):
+        # Uniform in [-1, 1), like memopt-run's fills.
+        return torch.rand(*shape, device="cuda", dtype=torch.float32) * 2 - 1
+
+    def w1(x, s, b, r):
+        return F.gelu(x * s + b, approximate="tanh") + r
+
+    def w2(x, r, g, b):
+        h = x + r
+        mean = h.mean(-1, keepdim=True)
+        var = h.var(-1, unbiased=False, keepdim=True)
+        return (h - mean) / torch.sqrt(var + 1e-5) * g + b
+
+    def w3(x, g):
+        return x * torch.rsqrt((x * x).mean(-1, keepdim=True) + 1e-6) * g
+
+    def w4(x):
+        return torch.softmax(x, -1)
+
+    def w5(x):
+        return x.t().contiguous()
+
+    def w6(p):
+        m = p[:, 6]
+        return 0.5 * m * (p[:, 3] * p[:, 3] + p[:, 4] * p[:, 4] +
+                          p[:, 5] * p[:, 5])
+
+    def w7(x):
+        return x.sum(0)
+
+    def w8(x, g):
+        n = x * torch.rsqrt((x * x).mean(-1, keepdim=True) + 1e-6) * g
+        scale = n.abs().amax(-1) / 127
+        q = torch.clamp(torch.round(n / scale[:, None]), -127, 127).to(torch.int8)
+        return q, scale
+
+    return {
+        "w1": ("y = gelu_tanh(x*s + b) + r, 16384x4096 f32",
+               lambda: (rand(ROWS, COLS), rand(COLS), rand(COLS),
+                        rand(ROWS, COLS)), w1),
+        "w2": ("LayerNorm(x + r) * g + b, 16384x4096 f32",
+               lambda: (rand(ROWS, COLS), rand(ROWS, COLS), rand(COLS),
+                        rand(COLS)), w2),
+        "w3": ("RMSNorm(x) * g, 16384x4096 f32",
+               lambda: (rand(ROWS, COLS), rand(COLS)), w3),
+        "w4": ("softmax over rows, 16384x4096 f32",
+               lambda: (rand(ROWS, COLS),), w4),
+        "w5": ("transpose 8192x8192 f32",
+               lambda: (rand(8192, 8192),), w5),
+        "w6": ("kinetic energy from AoS particles [2^25, 8] f32",
+               lambda: (rand(1 << 25, 8),), w6),
+        "w7": ("column sum of 16384x4096 f32",
+               lambda: (rand(ROWS, COLS),), w7),
+        "w8": ("RMSNorm + per-row int8 absmax quantization, 16384x4096 f32",
+               lambda: (rand(ROWS, COLS), rand(COLS)), w8),
+    }
+
+
+def _nbytes(t):
+    return t.numel() * t.element_size()
+
+
+def _as_tuple(out):
+    return out if isinstance(out, tuple) else (out,)
+
+
+def _time(torch, fn, args, warmup, iters):
+    """Median and spread of `iters` event-timed calls after `warmup` calls."""
+    for _ in range(warmup):
+        fn(*args)
+    torch.cuda.synchronize()
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    samples = []
+    for _ in range(iters):
+        start.record()
+        fn(*args)
+        end.record()
+        end.synchronize()
+        samples.append(start.elapsed_time(end))
+    return {
+        "median_ms": statistics.median(samples),
+        "min_ms": min(samples),
+        "max_ms": max(samples),
+        "iterations": iters,
+        "warmup": warmup,
+    }
+
+
+def _copy_bandwidth(torch, warmup, iters):
+    n = GIB // 4
+    src = torch.empty(n, device="cuda", dtype=torch.float32).fill_(1.0)
+    dst = torch.empty_like(src)
+    t = _time(torch, lambda: dst.copy_(src), (), warmup, iters)
+    t["buffer_bytes"] = GIB
+    t["method"] = "torch copy_ of a 1 GiB tensor, bytes = read + written"
+    t["gbps"] = 2 * GIB / (t["median_ms"] * 1e-3) / 1e9
+    del src, dst
+    torch.cuda.empty_cache()
+    return t
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--only", default="",
+                    help="comma-separated workloads (w1..w8); default all")
+    ap.add_argument("--json", default="", help="write results here")
+    ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--iters", type=int, default=30)
+    ap.add_argument("--modes", default="eager,compile")
+    args = ap.parse_args()
+    if args.iters < 20:
+        ap.error("--iters must be >= 20")
+    modes = [m for m in args.modes.split(",") if m]
+    for m in modes:
+        if m not in ("eager", "compile"):
+            ap.error("unknown mode %r" % m)
+
+    result = {
+        "tool": "peers.py",
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+        "workloads": {},
+    }
+
+    def write():
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(result, f, indent=2)
+
+    try:
+        import torch  # imported late so --help works without torch
+    except ImportError as e:
+        result["status"] = "error"
+        result["error"] = "PyTorch is not importable: %s" % e
+        write()
+        print("peers.py: error: %s" % result["error"], file=sys.stderr)
+        return 3
+    result["torch_version"] = torch.__version__
+
+    if not torch.cuda.is_available():
+        result["status"] = "error"
+        result["error"] = "no CUDA device visible to PyTorch"
+        write()
+        print("peers.py: error: no CUDA device visible to PyTorch",
+              file=sys.stderr)
+        return 3
+
+    try:
+        import triton
+        result["triton_version"] = triton.__version__
+    except Exception:  # triton is optional for eager
+        result["triton_version"] = None
+    result["device"] = torch.cuda.get_device_name(0)
+    result["cuda_runtime"] = torch.version.cuda
+    torch.backends.cuda.matmul.allow_tf32 = False
+
+    table = _workloads(torch)
+    wanted = [w.strip() for w in args.only.split(",") if w.strip()] or \
+        sorted(table)
+    unknown = [w for w in wanted if w not in table]
+    for w in unknown:
+        print("peers.py: no peer definition for %r; skipped" % w,
+              file=sys.stderr)
+    wanted = [w for w in wanted if w in table]
+
+    result["copy_bandwidth"] = _copy_bandwidth(torch, args.warmup,
+                                               max(args.iters, 20))
+    copy_gbps = result["copy_bandwidth"]["gbps"]
+    print("peers: %s, torch %s, copy bandwidth %.1f GB/s" %
+          (result["device"], torch.__version__, copy_gbps))
+
+    for name in wanted:
+        desc, make_inputs, fn = table[name]
+        entry = {"description": desc}
+        result["workloads"][name] = entry
+        try:
+            inputs = make_inputs()
+            outs = _as_tuple(fn(*inputs))
+            min_bytes = sum(_nbytes(t) for t in inputs) + \
+                sum(_nbytes(t) for t in outs)
+            entry["min_bytes"] = min_bytes
+            entry["input_shapes"] = [list(t.shape) for t in inputs]
+            entry["output_shapes"] = [list(t.shape) for t in outs]
+            entry["output_dtypes"] = [str(t.dtype) for t in outs]
+            del outs
+        except Exception as e:
+            entry["error"] = "setup: %s" % e
+            print("peers: %s setup failed: %s" % (name, e), file=sys.stderr)
+            continue
+        for mode in modes:
+            try:
+                f = fn if mode == "eager" else torch.compile(fn)
+                if mode == "compile":
+                    # Compile (and check) outside the timed region.
+                    ref = _as_tuple(fn(*inputs))
+                    got = _as_tuple(f(*inputs))
+                    ok = all(
+                        torch.allclose(a.float(), b.float(), atol=1e-3,
+                                       rtol=1e-3) if a.is_floating_point()
+                        else bool(((a.int() - b.int()).abs() <= 1).all())
+                        for a, b in zip(got, ref))
+                    del ref, got
+                t = _time(torch, f, inputs, args.warmup, args.iters)
+                t["gbps"] = min_bytes / (t["median_ms"] * 1e-3) / 1e9
+                t["fraction_of_copy"] = t["gbps"] / copy_gbps
+                if mode == "compile":
+                    t["matches_eager"] = ok
+                entry[mode] = t
+                print("peers: %-3s %-7s %9.4f ms %8.1f GB/s %6.1f%% of copy" %
+                      (name, mode, t["median_ms"], t["gbps"],
+                       100 * t["fraction_of_copy"]))
+            except Exception as e:
+                entry[mode] = {"error": "%s: %s" % (type(e).__name__, e)}
+                print("peers: %s %s failed: %s" % (name, mode, e),
+                      file=sys.stderr)
+                traceback.print_exc(file=sys.stderr)
+        del inputs
+        torch.cuda.empty_cache()
+        if hasattr(torch, "_dynamo"):
+            torch._dynamo.reset()
+
+    result["status"] = "ok"
+    write()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

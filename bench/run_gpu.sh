@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# ===- bench/run_gpu.sh - One complete memopt GPU run ------------------=== #
+#
+# Part of the memopt project.
+#
+# Usage: bench/run_gpu.sh ARTIFACT_DIR
+#
+# ARTIFACT_DIR holds, per workload W, W.baseline.{ptx,json},
+# W.optimized.{ptx,json} and W.reference.{so,json} (every *.optimized.json is
+# a workload). On the GPU host this script:
+#   1. builds the runtime (cmake -G Ninja into /tmp, no LLVM/MLIR needed),
+#   2. records nvidia-smi and tool versions,
+#   3. runs memopt-run on every workload (verify + time + copy bandwidth),
+#   4. runs compute-sanitizer memcheck on every workload (--no-timing,
+#      120 s per workload; timeouts are recorded as such),
+#   5. runs bench/peers.py (PyTorch eager and torch.compile, same shapes),
+#   6. merges everything with bench/report.py and prints the final table.
+#
+# Output goes to $OUT (default ./bench-out), at most 6 files:
+#   results.json bandwidth.png table.txt log.txt env.txt sanitizer.txt
+# Per-workload raw reports are merged into results.json (raw.memopt_run).
+#
+# Environment: OUT, MEMOPT_GIT_COMMIT (overrides git rev-parse),
+# MEMOPT_RUN_ARGS (extra memopt-run flags, e.g. "--iters 50"),
+# MEMOPT_SANITIZER_TIMEOUT (seconds, default 120), MEMOPT_SKIP_PEERS=1,
+# MEMOPT_SKIP_SANITIZER=1.
+# Exit status: 0 if every workload verified and passed memcheck, 1 otherwise,
+# 2 usage, 3 no GPU.
+#
+# ===--------------------------------------------------------------------=== #
+set -uo pipefail
+
+if [[ $# -ne 1 || ! -d "$1" ]]; then
+  echo "usage: $0 ARTIFACT_DIR" >&2
+  exit 2
+fi
+ART=$(cd "$1" && pwd)
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/.." && pwd)
+OUT=${OUT:-./bench-out}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+SCRATCH=$(mktemp -d /tmp/memopt-bench.XXXXXX)
+BUILD=/tmp/memopt-runtime-build
+SAN_TIMEOUT=${MEMOPT_SANITIZER_TIMEOUT:-120}
+LOG="$OUT/log.txt"
+: > "$LOG"
+mkdir -p "$SCRATCH/runs"
+
+log() { echo "$@" | tee -a "$LOG"; }
+section() { log ""; log "=== $* ==="; }
+
+# --- 0. Commit -----------------------------------------------------------
+COMMIT=${MEMOPT_GIT_COMMIT:-}
+if [[ -z "$COMMIT" ]]; then
+  COMMIT=$(git -C "$REPO" rev-parse --verify -q HEAD 2>/dev/null || true)
+  if [[ -n "$COMMIT" && -n "$(git -C "$REPO" status --porcelain 2>/dev/null | head -1)" ]]; then
+    COMMIT="$COMMIT-dirty"
+  fi
+fi
+if [[ -z "$COMMIT" && -f "$REPO/.git-commit" ]]; then
+  COMMIT=$(head -1 "$REPO/.git-commit")
+fi
+COMMIT=${COMMIT:-unknown}
+
+# --- 1. Build --------------------------------------------------------------
+section "build runtime ($BUILD)"
+if ! { cmake -S "$REPO/runtime" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+         -DMEMOPT_RUNTIME_BUILD_TESTS=OFF && ninja -C "$BUILD"; } >>"$LOG" 2>&1; then
+  log "runtime build failed; see $LOG"
+  tail -30 "$LOG"
+  exit 1
+fi
+RUN="$BUILD/bin/memopt-run"
+log "built $RUN"
+
+# --- 2. Environment ------------------------------------------------------
+section "environment"
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "host: $(hostname)"
+  echo "commit: $COMMIT"
+  echo "artifacts: $ART"
+  nvidia-smi --query-gpu=index,name,driver_version,memory.total,clocks.max.sm,clocks.max.memory,power.limit,temperature.gpu,persistence_mode --format=csv 2>&1
+  nvidia-smi 2>&1
+  nvcc --version 2>&1 | tail -2
+  compute-sanitizer --version 2>&1 | head -2
+  python3 -c 'import torch, triton; print("torch", torch.__version__, "cuda", torch.version.cuda, "triton", triton.__version__)' 2>&1
+} > "$OUT/env.txt"
+head -8 "$OUT/env.txt" | tee -a "$LOG"
+
+# --- 3. memopt-run ----------------------------------------------------------
+WORKLOADS=()
+for f in "$ART"/*.optimized.json; do
+  [[ -e "$f" ]] || continue
+  WORKLOADS+=("$(basename "$f" .optimized.json)")
+done
+if [[ ${#WORKLOADS[@]} -eq 0 ]]; then
+  log "no *.optimized.json in $ART"
+  exit 2
+fi
+log "workloads: ${WORKLOADS[*]}"
+
+STATUS=0
+NO_GPU=0
+for w in "${WORKLOADS[@]}"; do
+  section "memopt-run $w"
+  # shellcheck disable=SC2086
+  "$RUN" --baseline "$ART/$w.baseline.json" --optimized "$ART/$w.optimized.json" \
+    --reference "$ART/$w.reference.json" --name "$w" \
+    --json "$SCRATCH/runs/$w.json" ${MEMOPT_RUN_ARGS:-} 2>&1 | tee -a "$LOG"
+  rc=${PIPESTATUS[0]}
+  log "memopt-run $w: exit $rc"
+  [[ $rc -ne 0 ]] && STATUS=1
+  if [[ $rc -eq 3 ]]; then
+    NO_GPU=1
+    log "no GPU: skipping the remaining GPU steps"
+    break
+  fi
+done
+
+# --- 4. compute-sanitizer ---------------------------------------------------
+SAN_TSV="$SCRATCH/sanitizer.tsv"
+printf 'name\tstatus\texit\tseconds\tsummary\n' > "$SAN_TSV"
+: > "$OUT/sanitizer.txt"
+if [[ $NO_GPU -eq 0 && -z "${MEMOPT_SKIP_SANITIZER:-}" ]] && ! command -v compute-sanitizer >/dev/null; then
+  log "compute-sanitizer not found on PATH: memcheck not run"
+  for w in "${WORKLOADS[@]}"; do
+    printf '%s\t%s\t%s\t%s\t%s\n' "$w" "unavailable" "127" "0" "compute-sanitizer not found" >> "$SAN_TSV"
+  done
+  STATUS=1
+elif [[ $NO_GPU -eq 0 && -z "${MEMOPT_SKIP_SANITIZER:-}" ]]; then
+  for w in "${WORKLOADS[@]}"; do
+    section "compute-sanitizer memcheck $w (timeout ${SAN_TIMEOUT}s)"
+    slog="$SCRATCH/sanitizer.$w.log"
+    start=$(date +%s%N)
+    timeout -k 10 "$SAN_TIMEOUT" compute-sanitizer --tool memcheck \
+      --error-exitcode 99 --print-limit 20 \
+      "$RUN" --baseline "$ART/$w.baseline.json" --optimized "$ART/$w.optimized.json" \
+      --reference "$ART/$w.reference.json" --name "$w" --no-timing \
+      > "$slog" 2>&1
+    rc=$?
+    end=$(date +%s%N)
+    secs=$(( (end - start) / 1000000000 ))
+    summary=$(grep -E "ERROR SUMMARY" "$slog" | tail -1 | sed 's/^=*\s*//')
+    case $rc in
+      0) st=pass ;;
+      99) st=errors ;;
+      124|137) st=timeout; summary="timed out after ${SAN_TIMEOUT}s" ;;
+      1) st=verify-fail ;; # memcheck clean, but memopt-run's checks failed
+      *) st="exit-$rc" ;;
+    esac
+    [[ $st != pass ]] && STATUS=1
+    summary=${summary:-no summary}
+    printf '%s\t%s\t%s\t%s\t%s\n' "$w" "$st" "$rc" "$secs" "$summary" >> "$SAN_TSV"
+    { echo "### $w: $st (exit $rc, ${secs}s): $summary"; tail -60 "$slog"; echo; } >> "$OUT/sanitizer.txt"
+    log "memcheck $w: $st (exit $rc): $summary"
+  done
+else
+  log "compute-sanitizer skipped"
+fi
+
+# --- 5. Peers -----------------------------------------------------------------
+PEERS_JSON="$SCRATCH/peers.json"
+if [[ $NO_GPU -eq 0 && -z "${MEMOPT_SKIP_PEERS:-}" ]]; then
+  section "peers: PyTorch eager and torch.compile"
+  ONLY=$(printf '%s\n' "${WORKLOADS[@]}" | sed 's/_.*//' | sort -u | paste -sd, -)
+  python3 "$HERE/peers.py" --only "$ONLY" --json "$PEERS_JSON" 2>&1 | tee -a "$LOG"
+  log "peers.py: exit ${PIPESTATUS[0]}"
+else
+  log "peers skipped"
+fi
+
+# --- 6. Report ----------------------------------------------------------------
+section "report"
+REPORT_ARGS=(--runs-dir "$SCRATCH/runs" --out "$OUT" --sanitizer "$SAN_TSV"
+             --env "$OUT/env.txt" --git-commit "$COMMIT" --artifacts "$ART")
+[[ -f "$PEERS_JSON" ]] && REPORT_ARGS+=(--peers "$PEERS_JSON")
+python3 "$HERE/report.py" "${REPORT_ARGS[@]}" > "$SCRATCH/table.out" 2>&1
+rc=$?
+cat "$SCRATCH/table.out" >> "$LOG"
+echo
+if [[ $rc -eq 0 && -f "$OUT/table.txt" ]]; then
+  cat "$OUT/table.txt"
+else
+  echo "report.py failed (exit $rc):"
+  cat "$SCRATCH/table.out"
+fi
+rm -rf "$SCRATCH"
+[[ $rc -ne 0 ]] && exit 1
+[[ $NO_GPU -ne 0 ]] && exit 3
+exit $STATUS

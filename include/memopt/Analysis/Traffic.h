@@ -1,0 +1,55 @@
+//===- Traffic.h - static DRAM traffic model of kernels -----*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Read-only model of the DRAM bytes a kernel moves. Assumptions: every
+// global buffer the kernel touches is streamed from DRAM once (re-reads of
+// the same sector within one kernel, such as broadcast operands, hit L2);
+// bytes are counted at 32-byte sector granularity; a buffer that is only
+// accessed at constant positions of its innermost dimension (an AoS record
+// read at some fields) moves only the sectors of each record those fields
+// touch.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_ANALYSIS_TRAFFIC_H
+#define MEMOPT_ANALYSIS_TRAFFIC_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Value.h"
+
+namespace mlir::memopt {
+
+/// Traffic of one global buffer in one kernel.
+struct BufferTraffic {
+  Value buffer;
+  int64_t bytesRead = 0;
+  int64_t bytesWritten = 0;
+};
+
+/// Modelled DRAM traffic of one kernel.
+struct KernelTraffic {
+  int64_t bytesRead = 0;
+  int64_t bytesWritten = 0;
+  SmallVector<BufferTraffic> buffers;
+};
+
+/// Models the traffic of the kernel in `region` (a gpu.launch body or a
+/// gpu.func body). Memrefs in workgroup or private memory are not DRAM
+/// traffic. Buffers with dynamic shapes are counted as zero and reported
+/// through `unknown` when given.
+KernelTraffic analyzeKernelTraffic(Region &region, bool *unknown = nullptr);
+
+/// Size in bytes of a statically shaped memref, or -1.
+int64_t getStaticBytes(MemRefType type);
+
+/// Whether `type` lives in GPU workgroup or private memory.
+bool isOnChipMemory(MemRefType type);
+
+} // namespace mlir::memopt
+
+#endif // MEMOPT_ANALYSIS_TRAFFIC_H

@@ -1,0 +1,80 @@
+//===- Pipeline.h - memopt pass pipelines -------------------*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The only place where memopt's pass order lives. Embedding compilers call
+// buildMemoptPipeline with a plain config struct; memopt-opt registers the
+// same builders as named textual pipelines.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_PIPELINE_PIPELINE_H
+#define MEMOPT_PIPELINE_PIPELINE_H
+
+#include "memopt/Transforms/Options.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <string>
+
+namespace mlir::memopt {
+
+/// Plain configuration of the pipelines (no command-line globals).
+struct MemoptPipelineConfig {
+  /// NVVM chip, e.g. "sm_90".
+  std::string chip = "sm_90";
+  /// NVVM target features; sm_90 needs PTX 8.0.
+  std::string features = "+ptx80";
+  /// LLVM optimization level of the NVPTX backend.
+  unsigned optLevel = 3;
+  /// Threads per block of naive and elementwise kernels.
+  unsigned blockSize = 256;
+  /// Largest CTA of the target.
+  unsigned maxThreadsPerBlock = 1024;
+  /// Kernel formation strategy; the baseline pipeline forces Naive.
+  KernelStrategy strategy = KernelStrategy::Fused;
+};
+
+/// Stage 0: contract check, decomposition of aggregates, generalization.
+LogicalResult buildInputStage(OpPassManager &pm,
+                              const MemoptPipelineConfig &config);
+/// Tensors to memrefs: one-shot bufferization with identity layouts at the
+/// function boundary, results turned into out-parameters.
+LogicalResult buildBufferizationStage(OpPassManager &pm,
+                                      const MemoptPipelineConfig &config);
+/// Stages 1 and 3: kernel groups and gpu.launch formation.
+LogicalResult buildKernelStage(OpPassManager &pm,
+                               const MemoptPipelineConfig &config);
+/// Stage 5: outlining, NVVM, NVPTX; leaves gpu.binary ops holding PTX.
+LogicalResult buildLoweringStage(OpPassManager &pm,
+                                 const MemoptPipelineConfig &config);
+
+/// The full optimizing pipeline: tensor-level function to PTX.
+LogicalResult buildMemoptPipeline(OpPassManager &pm,
+                                  const MemoptPipelineConfig &config);
+/// The naive pipeline (one kernel per op, scalar accesses, original layout).
+LogicalResult buildMemoptBaselinePipeline(OpPassManager &pm,
+                                          const MemoptPipelineConfig &config);
+/// Lowers the original tensor function for the host CPU (LLVM dialect, bare
+/// pointer C entry point), with no memopt transformation: the reference.
+LogicalResult buildCpuReferencePipeline(OpPassManager &pm);
+/// Lowers host code (including kernels turned into loops by
+/// memopt-launch-to-loops) to the LLVM dialect for the CPU.
+LogicalResult buildHostLoweringStage(OpPassManager &pm);
+
+/// Forms kernels with `config.strategy`, runs them as host loops
+/// (memopt-launch-to-loops) and lowers everything for the CPU: CPU
+/// differential testing of kernel formation.
+LogicalResult buildHostEmulationPipeline(OpPassManager &pm,
+                                         const MemoptPipelineConfig &config);
+
+/// Registers memopt-pipeline, memopt-baseline-pipeline, the stage pipelines
+/// and memopt-cpu-reference-pipeline with the textual pass pipeline parser.
+void registerMemoptPipelines();
+
+} // namespace mlir::memopt
+
+#endif // MEMOPT_PIPELINE_PIPELINE_H

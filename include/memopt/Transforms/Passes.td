@@ -1,0 +1,134 @@
+//===- Passes.td - memopt transformation passes ------------*- tablegen -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_TRANSFORMS_PASSES_TD
+#define MEMOPT_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def MemoptCheckInputContractPass
+    : Pass<"memopt-check-input-contract", "ModuleOp"> {
+  let summary = "Reject IR outside memopt's tensor-level input contract with a "
+                "diagnostic naming the offending op";
+  let description = [{
+    Verifies that every `func.func` with a body is in the input contract of
+    shared/DESIGN.md: statically shaped ranked tensors of f32/f16/bf16/f64 or
+    integer elements, and only ops from `linalg`, `tensor` (empty,
+    expand_shape, collapse_shape), `arith`, `math` and `func.return`.
+    `linalg.generic` indexing maps must be projected permutations or
+    constant-index maps. Any violation is an error at the op's location and
+    the pass fails; nothing is rewritten.
+  }];
+}
+
+def MemoptDecomposeLinalgPass
+    : InterfacePass<"memopt-decompose-linalg", "FunctionOpInterface"> {
+  let summary = "Decompose aggregate linalg ops (linalg.softmax) and generalize "
+                "every named linalg op to linalg.generic";
+  let description = [{
+    Kernel formation works on `linalg.generic` only. This pass calls
+    `AggregatedOpInterface::decomposeOperation` on ops such as
+    `linalg.softmax` (max-reduce, sub, exp, sum-reduce, div) and then
+    generalizes all named structured ops:
+
+    ```mlir
+    %0 = linalg.add ins(%a, %b : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    // becomes
+    %0 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+           ins(%a, %b : ...) outs(%e : ...) { ^bb0(%x: f32, %y: f32, %o: f32):
+             %s = arith.addf %x, %y : f32
+             linalg.yield %s : f32 } -> tensor<4xf32>
+    ```
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "arith::ArithDialect",
+                           "math::MathDialect"];
+  let statistics = [
+    Statistic<"numDecomposed", "num-decomposed", "Aggregate ops decomposed">,
+    Statistic<"numGeneralized", "num-generalized", "Named ops generalized">
+  ];
+}
+
+def MemoptFormKernelsPass
+    : InterfacePass<"memopt-form-kernels", "FunctionOpInterface"> {
+  let summary = "Turn linalg.generic ops on memrefs into gpu.launch kernels, "
+                "one per op (naive) or one per fused group (fused)";
+  let description = [{
+    Runs after bufferization. Every `linalg.generic` on memrefs becomes part
+    of a `gpu.launch`.
+
+    * `strategy=naive` (the baseline): one kernel per op, one thread per point
+      of the parallel iteration space, the innermost parallel loop mapped to
+      consecutive threads (coalesced along the contiguous dimension),
+      reduction loops run sequentially in the thread, scalar accesses.
+    * `strategy=fused`: consecutive ops that share a row space (outer
+      parallel dims, one inner dim) form one kernel group. Groups with a
+      reduction over the inner dim become row kernels (one CTA per row, the
+      row held in registers, warp shuffles and a shared-memory block
+      reduction, a single pass over DRAM); pure pointwise groups become
+      vectorized elementwise kernels (16-byte accesses where the shapes
+      prove alignment); 2-D transposes are staged through a padded
+      shared-memory tile. Intermediates used only inside a group never reach
+      DRAM. Ops that fit no strategy fall back to the naive form with a
+      remark saying why.
+  }];
+  let dependentDialects = ["gpu::GPUDialect", "scf::SCFDialect",
+                           "arith::ArithDialect", "memref::MemRefDialect",
+                           "vector::VectorDialect", "math::MathDialect",
+                           "affine::AffineDialect", "ub::UBDialect"];
+  let options = [
+    Option<"strategy", "strategy", "mlir::memopt::KernelStrategy",
+           "mlir::memopt::KernelStrategy::Fused",
+           "Kernel formation strategy",
+           [{::llvm::cl::values(
+             clEnumValN(mlir::memopt::KernelStrategy::Naive, "naive",
+                        "One kernel per op, scalar accesses (baseline)"),
+             clEnumValN(mlir::memopt::KernelStrategy::Fused, "fused",
+                        "Fused row / elementwise / transpose kernels"))}]>,
+    Option<"blockSize", "block-size", "unsigned", "256",
+           "Threads per block of naive and elementwise kernels">,
+    Option<"maxThreadsPerBlock", "max-threads-per-block", "unsigned", "1024",
+           "Largest CTA the target allows (row kernels)">,
+    Option<"warpSize", "warp-size", "unsigned", "32", "Threads per warp">,
+    Option<"vectorBytes", "vector-bytes", "unsigned", "16",
+           "Widest global access in bytes">
+  ];
+  let statistics = [
+    Statistic<"numKernels", "num-kernels", "Kernels formed">,
+    Statistic<"numFusedOps", "num-fused-ops", "Ops placed in multi-op kernels">
+  ];
+}
+
+def MemoptLaunchToLoopsPass
+    : InterfacePass<"memopt-launch-to-loops", "FunctionOpInterface"> {
+  let summary = "Run barrier-free gpu.launch kernels as sequential loops on the "
+                "host, for CPU differential testing";
+  let description = [{
+    Replaces each `gpu.launch` whose body has no barrier, shuffle or
+    workgroup memory by `scf.for` loops over blocks and threads. The result
+    runs on the CPU through the reference lowering, so transformed kernels
+    can be compared against the original function. A kernel that needs
+    lock-step execution is reported with an error.
+  }];
+  let dependentDialects = ["scf::SCFDialect", "arith::ArithDialect"];
+}
+
+def MemoptMergeKernelModulesPass
+    : Pass<"memopt-merge-kernel-modules", "ModuleOp"> {
+  let summary = "Move every outlined gpu.func into one gpu.module so the "
+                "program becomes a single PTX module";
+  let description = [{
+    `gpu-kernel-outlining` creates one `gpu.module` per launch. The runtime
+    loads one PTX module per program, so this pass moves all kernels into
+    the first `gpu.module` (renaming on clashes) and retargets every
+    `gpu.launch_func`. Modules with different targets are left alone and
+    reported.
+  }];
+  let dependentDialects = ["gpu::GPUDialect"];
+}
+
+#endif // MEMOPT_TRANSFORMS_PASSES_TD

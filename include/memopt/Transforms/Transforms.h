@@ -1,0 +1,62 @@
+//===- Transforms.h - memopt reusable transformations -------*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Public entry points of memopt's transformations, for embedding compilers.
+// Passes are thin wrappers over these functions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_TRANSFORMS_TRANSFORMS_H
+#define MEMOPT_TRANSFORMS_TRANSFORMS_H
+
+#include "memopt/Transforms/Options.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Support/LLVM.h"
+
+namespace mlir::memopt {
+
+/// Target facts that kernel formation needs. Filled from pass options or an
+/// embedding compiler's target description; never from magic constants.
+struct KernelTargetInfo {
+  unsigned blockSize = 256;
+  unsigned maxThreadsPerBlock = 1024;
+  unsigned warpSize = 32;
+  unsigned vectorBytes = 16;
+  /// Shared memory a CTA may use without opt-in, in bytes.
+  unsigned sharedMemoryBytes = 48 * 1024;
+};
+
+/// Replaces `op` (a linalg.generic on memrefs with static shapes) by one
+/// gpu.launch: one thread per point of the parallel iteration space, the
+/// innermost parallel loop on consecutive threads, reduction loops
+/// sequential in the thread. Fails (without touching the IR) if the op has
+/// dynamic shapes or tensor semantics.
+FailureOr<gpu::LaunchOp> formNaiveKernel(RewriterBase &rewriter,
+                                         linalg::GenericOp op,
+                                         const KernelTargetInfo &target);
+
+/// Partitions the linalg.generic ops of `block` into kernel groups and forms
+/// one kernel per group with the best strategy that applies (row reduction,
+/// vectorized elementwise, tiled transpose), falling back to
+/// `formNaiveKernel` with a remark. Buffers used only inside a group are
+/// kept in registers and their allocations erased. Returns the number of
+/// kernels formed, or failure if some op could not be lowered at all.
+FailureOr<unsigned> formFusedKernels(RewriterBase &rewriter, Block &block,
+                                     const KernelTargetInfo &target,
+                                     unsigned &numFusedOps);
+
+/// Replaces a barrier-free gpu.launch by sequential scf.for loops over its
+/// grid and block, so that the kernel runs on the host. Fails if the body
+/// synchronizes (barrier, shuffle) or uses workgroup memory.
+LogicalResult convertLaunchToLoops(RewriterBase &rewriter, gpu::LaunchOp op);
+
+} // namespace mlir::memopt
+
+#endif // MEMOPT_TRANSFORMS_TRANSFORMS_H

@@ -1,0 +1,160 @@
+//===- Traffic.cpp - static DRAM traffic model of kernels ---*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the DRAM traffic model declared in Traffic.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memopt/Analysis/Traffic.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+static constexpr int64_t kSectorBytes = 32;
+
+int64_t mlir::memopt::getStaticBytes(MemRefType type) {
+  if (!type.hasStaticShape())
+    return -1;
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  int64_t eltBytes = bits < 8 ? 1 : bits / 8;
+  return type.getNumElements() * eltBytes;
+}
+
+bool mlir::memopt::isOnChipMemory(MemRefType type) {
+  Attribute space = type.getMemorySpace();
+  if (!space)
+    return false;
+  if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space))
+    return gpuSpace.getValue() != gpu::AddressSpace::Global;
+  if (auto intSpace = dyn_cast<IntegerAttr>(space))
+    return intSpace.getInt() == 3 || intSpace.getInt() == 5;
+  return false;
+}
+
+static Value getRoot(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto e = dyn_cast<memref::ExpandShapeOp>(def)) {
+      v = e.getSrc();
+      continue;
+    }
+    if (auto c = dyn_cast<memref::CollapseShapeOp>(def)) {
+      v = c.getSrc();
+      continue;
+    }
+    if (auto c = dyn_cast<memref::CastOp>(def)) {
+      v = c.getSource();
+      continue;
+    }
+    break;
+  }
+  return v;
+}
+
+namespace {
+/// Everything known about the accesses of one buffer.
+struct BufferAccesses {
+  bool read = false;
+  bool written = false;
+  /// True while every access uses a constant innermost index on the
+  /// buffer's own (un-reshaped) type.
+  bool constantInnermost = true;
+  llvm::SmallSetVector<int64_t, 8> innerPositions;
+  int64_t accessBytes = 0;
+};
+} // namespace
+
+static void recordAccess(BufferAccesses &acc, Value memref,
+                         ValueRange indices, int64_t accessBytes,
+                         bool isWrite) {
+  (isWrite ? acc.written : acc.read) = true;
+  acc.accessBytes = std::max(acc.accessBytes, accessBytes);
+  if (getRoot(memref) != memref || indices.empty()) {
+    acc.constantInnermost = false;
+    return;
+  }
+  APInt c;
+  if (!matchPattern(indices.back(), m_ConstantInt(&c))) {
+    acc.constantInnermost = false;
+    return;
+  }
+  acc.innerPositions.insert(c.getSExtValue());
+}
+
+KernelTraffic mlir::memopt::analyzeKernelTraffic(Region &region,
+                                                 bool *unknown) {
+  llvm::MapVector<Value, BufferAccesses> accesses;
+  auto visit = [&](Value memref, ValueRange indices, Type accessType,
+                   bool isWrite) {
+    auto type = dyn_cast<MemRefType>(memref.getType());
+    if (!type || isOnChipMemory(type))
+      return;
+    Value root = getRoot(memref);
+    int64_t bytes = 0;
+    if (auto vt = dyn_cast<VectorType>(accessType))
+      bytes = vt.getNumElements() *
+              std::max<int64_t>(1, vt.getElementTypeBitWidth() / 8);
+    else
+      bytes = std::max<int64_t>(1, accessType.getIntOrFloatBitWidth() / 8);
+    recordAccess(accesses[root], memref, indices, bytes, isWrite);
+  };
+  region.walk([&](Operation *op) {
+    if (auto l = dyn_cast<memref::LoadOp>(op))
+      visit(l.getMemref(), l.getIndices(), l.getType(), false);
+    else if (auto s = dyn_cast<memref::StoreOp>(op))
+      visit(s.getMemref(), s.getIndices(), s.getValueToStore().getType(),
+            true);
+    else if (auto vl = dyn_cast<vector::LoadOp>(op))
+      visit(vl.getBase(), vl.getIndices(), vl.getVectorType(), false);
+    else if (auto vs = dyn_cast<vector::StoreOp>(op))
+      visit(vs.getBase(), vs.getIndices(), vs.getVectorType(), true);
+    else if (auto a = dyn_cast<memref::AtomicRMWOp>(op)) {
+      // An atomic reads and writes its sector (performed in L2).
+      visit(a.getMemref(), a.getIndices(), a.getType(), false);
+      visit(a.getMemref(), a.getIndices(), a.getType(), true);
+    }
+  });
+
+  KernelTraffic result;
+  for (auto &[buffer, acc] : accesses) {
+    auto type = cast<MemRefType>(buffer.getType());
+    int64_t bytes = getStaticBytes(type);
+    if (bytes < 0) {
+      if (unknown)
+        *unknown = true;
+      continue;
+    }
+    // AoS records read at a few constant fields only move the sectors of
+    // each record that those fields touch, when records are whole sectors.
+    if (acc.constantInnermost && type.getRank() >= 1) {
+      int64_t eltBytes = bytes / std::max<int64_t>(1, type.getNumElements());
+      int64_t recordBytes = type.getShape().back() * eltBytes;
+      if (recordBytes % kSectorBytes == 0 && recordBytes > kSectorBytes) {
+        llvm::SmallSetVector<int64_t, 8> sectors;
+        for (int64_t pos : acc.innerPositions) {
+          sectors.insert(pos * eltBytes / kSectorBytes);
+          sectors.insert((pos * eltBytes + acc.accessBytes - 1) /
+                         kSectorBytes);
+        }
+        bytes = bytes / recordBytes * sectors.size() * kSectorBytes;
+      }
+    }
+    BufferTraffic bt;
+    bt.buffer = buffer;
+    bt.bytesRead = acc.read ? bytes : 0;
+    bt.bytesWritten = acc.written ? bytes : 0;
+    result.bytesRead += bt.bytesRead;
+    result.bytesWritten += bt.bytesWritten;
+    result.buffers.push_back(bt);
+  }
+  return result;
+}

@@ -1,0 +1,246 @@
+//===- Pipeline.cpp - memopt pass pipelines -----------------*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the pipelines declared in Pipeline.h. It is the only
+// place in memopt where pass order is decided.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memopt/Pipeline/Pipeline.h"
+#include "memopt/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+/// Canonicalize then CSE, the one cleanup used between stages.
+static void addCleanup(OpPassManager &pm) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+LogicalResult mlir::memopt::buildInputStage(OpPassManager &pm,
+                                            const MemoptPipelineConfig &) {
+  // Check first: later passes assume the contract and would crash or
+  // miscompile outside it.
+  pm.addPass(createMemoptCheckInputContractPass());
+  // Kernel formation only understands linalg.generic.
+  pm.addNestedPass<func::FuncOp>(createMemoptDecomposeLinalgPass());
+  return success();
+}
+
+LogicalResult
+mlir::memopt::buildBufferizationStage(OpPassManager &pm,
+                                      const MemoptPipelineConfig &) {
+  bufferization::OneShotBufferizePassOptions bufOpts;
+  bufOpts.bufferizeFunctionBoundaries = true;
+  // Identity layouts at the boundary: the runtime passes plain pointers.
+  bufOpts.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufOpts));
+  // Results become out-parameters, and the static allocation of each result
+  // is replaced by its out-parameter so that no final copy is needed.
+  bufferization::BufferResultsToOutParamsPassOptions outOpts;
+  outOpts.hoistStaticAllocs = true;
+  outOpts.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outOpts));
+  // Canonicalize after CSE would leave self-copies of parallel_insert_slice;
+  // there are none here, but keep the upstream-recommended order.
+  addCleanup(pm);
+  return success();
+}
+
+LogicalResult mlir::memopt::buildKernelStage(OpPassManager &pm,
+                                             const MemoptPipelineConfig &cfg) {
+  MemoptFormKernelsPassOptions opts;
+  opts.strategy = cfg.strategy;
+  opts.blockSize = cfg.blockSize;
+  opts.maxThreadsPerBlock = cfg.maxThreadsPerBlock;
+  pm.addNestedPass<func::FuncOp>(createMemoptFormKernelsPass(opts));
+  addCleanup(pm);
+  return success();
+}
+
+LogicalResult
+mlir::memopt::buildLoweringStage(OpPassManager &pm,
+                                 const MemoptPipelineConfig &cfg) {
+  // Index arithmetic of kernels must be in the launch body before outlining
+  // so that constants are sunk rather than passed as arguments.
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  // One PTX module per program: the runtime loads exactly one.
+  pm.addPass(createMemoptMergeKernelModulesPass());
+  OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
+  gpuPm.addPass(createLowerAffinePass());
+  gpuPm.addPass(createSCFToControlFlowPass());
+  // Expand math ops (tanh, rsqrt, ...) into arithmetic and exp before NVVM
+  // conversion, which would otherwise call libdevice functions that a bare
+  // PTX module cannot resolve.
+  gpuPm.addPass(math::createMathExpandOpsPass());
+  ConvertGpuOpsToNVVMOpsOptions nvvmOpts;
+  // Bare pointers: a kernel's memref argument is one device pointer, which
+  // is what the manifest's {"buffer": id} argument binds.
+  nvvmOpts.useBarePtrCallConv = true;
+  gpuPm.addPass(createConvertGpuOpsToNVVMOps(nvvmOpts));
+  gpuPm.addPass(createCanonicalizerPass());
+  gpuPm.addPass(createCSEPass());
+  gpuPm.addPass(createReconcileUnrealizedCastsPass());
+  GpuNVVMAttachTargetOptions targetOpts;
+  targetOpts.chip = cfg.chip;
+  targetOpts.features = cfg.features;
+  targetOpts.optLevel = cfg.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(targetOpts));
+  GpuModuleToBinaryPassOptions binOpts;
+  binOpts.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binOpts));
+  return success();
+}
+
+LogicalResult
+mlir::memopt::buildMemoptPipeline(OpPassManager &pm,
+                                  const MemoptPipelineConfig &cfg) {
+  if (failed(buildInputStage(pm, cfg)) ||
+      failed(buildBufferizationStage(pm, cfg)) ||
+      failed(buildKernelStage(pm, cfg)) || failed(buildLoweringStage(pm, cfg)))
+    return failure();
+  return success();
+}
+
+LogicalResult
+mlir::memopt::buildMemoptBaselinePipeline(OpPassManager &pm,
+                                          const MemoptPipelineConfig &cfg) {
+  MemoptPipelineConfig naive = cfg;
+  naive.strategy = KernelStrategy::Naive;
+  return buildMemoptPipeline(pm, naive);
+}
+
+LogicalResult mlir::memopt::buildHostLoweringStage(OpPassManager &pm) {
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  // Expand what the LLVM math intrinsics lack, map the rest to libm.
+  pm.addPass(math::createMathExpandOpsPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  // The host's libgcc has no bf16 conversion helpers (__truncsfbf2): expand
+  // bf16 extf/truncf into integer arithmetic.
+  arith::ArithExpandOpsPassOptions expandOpts;
+  expandOpts.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expandOpts));
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  ConvertFuncToLLVMPassOptions funcOpts;
+  // A C entry point with one pointer per buffer, as the manifest promises.
+  funcOpts.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcOpts));
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  return success();
+}
+
+LogicalResult mlir::memopt::buildCpuReferencePipeline(OpPassManager &pm) {
+  MemoptPipelineConfig cfg;
+  if (failed(buildInputStage(pm, cfg)) ||
+      failed(buildBufferizationStage(pm, cfg)))
+    return failure();
+  return buildHostLoweringStage(pm);
+}
+
+LogicalResult
+mlir::memopt::buildHostEmulationPipeline(OpPassManager &pm,
+                                         const MemoptPipelineConfig &cfg) {
+  if (failed(buildInputStage(pm, cfg)) ||
+      failed(buildBufferizationStage(pm, cfg)) ||
+      failed(buildKernelStage(pm, cfg)))
+    return failure();
+  // Kernels become sequential loops before host lowering, which knows
+  // nothing of gpu.launch.
+  pm.addNestedPass<func::FuncOp>(createMemoptLaunchToLoopsPass());
+  return buildHostLoweringStage(pm);
+}
+
+namespace {
+struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
+  Option<std::string> chip{*this, "chip", llvm::cl::desc("NVVM chip"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> features{*this, "features",
+                               llvm::cl::desc("NVVM target features"),
+                               llvm::cl::init("+ptx80")};
+  Option<unsigned> optLevel{*this, "opt-level",
+                            llvm::cl::desc("NVPTX optimization level"),
+                            llvm::cl::init(3)};
+  Option<unsigned> blockSize{*this, "block-size",
+                             llvm::cl::desc("Threads per block"),
+                             llvm::cl::init(256)};
+
+  MemoptPipelineConfig toConfig() const {
+    MemoptPipelineConfig cfg;
+    cfg.chip = chip;
+    cfg.features = features;
+    cfg.optLevel = optLevel;
+    cfg.blockSize = blockSize;
+    return cfg;
+  }
+};
+} // namespace
+
+void mlir::memopt::registerMemoptPipelines() {
+  PassPipelineRegistration<PipelineOptions>(
+      "memopt-pipeline", "The full memopt pipeline: tensors to PTX",
+      [](OpPassManager &pm, const PipelineOptions &o) {
+        (void)buildMemoptPipeline(pm, o.toConfig());
+      });
+  PassPipelineRegistration<PipelineOptions>(
+      "memopt-baseline-pipeline",
+      "Naive lowering: one kernel per op, scalar accesses, original layout",
+      [](OpPassManager &pm, const PipelineOptions &o) {
+        (void)buildMemoptBaselinePipeline(pm, o.toConfig());
+      });
+  PassPipelineRegistration<PipelineOptions>(
+      "memopt-input-stage", "Contract check and linalg generalization",
+      [](OpPassManager &pm, const PipelineOptions &o) {
+        (void)buildInputStage(pm, o.toConfig());
+      });
+  PassPipelineRegistration<PipelineOptions>(
+      "memopt-bufferization-stage", "Bufferization to out-parameters",
+      [](OpPassManager &pm, const PipelineOptions &o) {
+        (void)buildBufferizationStage(pm, o.toConfig());
+      });
+  PassPipelineRegistration<PipelineOptions>(
+      "memopt-kernel-stage", "Fused kernel formation",
+      [](OpPassManager &pm, const PipelineOptions &o) {
+        (void)buildKernelStage(pm, o.toConfig());
+      });
+  PassPipelineRegistration<PipelineOptions>(
+      "memopt-lowering-stage", "Outlining and lowering to PTX",
+      [](OpPassManager &pm, const PipelineOptions &o) {
+        (void)buildLoweringStage(pm, o.toConfig());
+      });
+  PassPipelineRegistration<>(
+      "memopt-cpu-reference-pipeline",
+      "Lower the original function for the host CPU (the reference)",
+      [](OpPassManager &pm) { (void)buildCpuReferencePipeline(pm); });
+  PassPipelineRegistration<>(
+      "memopt-host-lowering-stage",
+      "Lower host code (and kernels run as loops) to the LLVM dialect",
+      [](OpPassManager &pm) { (void)buildHostLoweringStage(pm); });
+}

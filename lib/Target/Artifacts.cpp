@@ -1,0 +1,465 @@
+//===- Artifacts.cpp - PTX, manifest and CPU reference output -*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements compileArtifact and writeArtifact: it runs a pipeline
+// of lib/Pipeline on a copy of the module and turns the result into the
+// launch manifest of docs/manifest.md plus PTX or a host shared object.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memopt/Target/Artifacts.h"
+#include "memopt/Analysis/Traffic.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+static std::string dtypeName(Type t) {
+  if (t.isF32())
+    return "f32";
+  if (t.isF16())
+    return "f16";
+  if (t.isBF16())
+    return "bf16";
+  if (t.isF64())
+    return "f64";
+  if (auto i = dyn_cast<IntegerType>(t))
+    return "i" + std::to_string(i.getWidth() == 1 ? 8 : i.getWidth());
+  return "";
+}
+
+static int64_t elementBytes(Type t) {
+  unsigned bits = t.getIntOrFloatBitWidth();
+  return bits < 8 ? 1 : bits / 8;
+}
+
+namespace {
+/// The buffers of one program, in manifest id order.
+class BufferTable {
+public:
+  unsigned add(StringRef name, StringRef role, ShapedType type,
+               int aliasOf = -1) {
+    llvm::json::Object o;
+    unsigned id = entries.size();
+    o["id"] = id;
+    o["name"] = name.str();
+    o["role"] = role.str();
+    o["dtype"] = dtypeName(type.getElementType());
+    llvm::json::Array shape;
+    for (int64_t d : type.getShape())
+      shape.push_back(d);
+    o["shape"] = std::move(shape);
+    o["bytes"] = type.getNumElements() * elementBytes(type.getElementType());
+    if (aliasOf >= 0) {
+      o["alias_of"] = aliasOf;
+      o["offset_bytes"] = 0;
+    }
+    entries.push_back(std::move(o));
+    return id;
+  }
+  llvm::json::Array take() { return std::move(entries); }
+  llvm::json::Array entries;
+};
+
+/// The function's signature, captured before any pass changes it.
+struct Signature {
+  std::string name;
+  SmallVector<ShapedType> inputs, results;
+  int64_t minBytes = 0;
+};
+} // namespace
+
+static FailureOr<func::FuncOp> findFunction(ModuleOp module, StringRef name) {
+  func::FuncOp found;
+  for (auto f : module.getOps<func::FuncOp>()) {
+    if (f.isExternal() || (!name.empty() && f.getSymName() != name))
+      continue;
+    if (name.empty() && f.isPrivate())
+      continue;
+    if (found) {
+      return module.emitError("more than one public function with a body; "
+                              "name the one to compile"),
+             failure();
+    }
+    found = f;
+  }
+  if (!found)
+    return module.emitError("no function to compile") << (name.empty() ? "" : ": ") << name,
+           failure();
+  return found;
+}
+
+static FailureOr<Signature> captureSignature(func::FuncOp f) {
+  Signature sig;
+  sig.name = f.getSymName().str();
+  auto check = [&](Type t, SmallVector<ShapedType> &into) -> LogicalResult {
+    auto st = dyn_cast<RankedTensorType>(t);
+    if (!st || !st.hasStaticShape() || dtypeName(st.getElementType()).empty())
+      return f.emitOpError("signature type ")
+             << t << " is not a static tensor of a supported element type";
+    into.push_back(st);
+    sig.minBytes += st.getNumElements() * elementBytes(st.getElementType());
+    return success();
+  };
+  for (Type t : f.getFunctionType().getInputs())
+    if (failed(check(t, sig.inputs)))
+      return failure();
+  for (Type t : f.getFunctionType().getResults())
+    if (failed(check(t, sig.results)))
+      return failure();
+  return sig;
+}
+
+static void addSignatureBuffers(BufferTable &table, const Signature &sig) {
+  for (auto [i, t] : llvm::enumerate(sig.inputs))
+    table.add("arg" + std::to_string(i), "input", t);
+  for (auto [i, t] : llvm::enumerate(sig.results))
+    table.add("res" + std::to_string(i), "output", t);
+}
+
+static llvm::json::Object manifestHeader(const Signature &sig, StringRef kind,
+                                         const MemoptPipelineConfig &cfg) {
+  llvm::json::Object m;
+  m["format"] = "memopt-manifest";
+  m["version"] = 1;
+  m["function"] = sig.name;
+  m["pipeline"] = kind.str();
+  m["target"] = llvm::json::Object{
+      {"chip", cfg.chip},
+      {"ptx_version", StringRef(cfg.features).contains("ptx80") ? "8.0" : ""}};
+  m["min_bytes"] = sig.minBytes;
+  return m;
+}
+
+/// Builds the host schedule of a lowered GPU program.
+static LogicalResult buildSchedule(func::FuncOp host, const Signature &sig,
+                                   ArrayRef<KernelTraffic> traffic,
+                                   BufferTable &table,
+                                   llvm::json::Array &schedule,
+                                   int64_t &modelRead, int64_t &modelWritten) {
+  DenseMap<Value, unsigned> ids;
+  for (BlockArgument arg : host.getArguments())
+    ids[arg] = arg.getArgNumber();
+  unsigned numArgs = sig.inputs.size() + sig.results.size();
+  if (host.getNumArguments() != numArgs)
+    return host.emitOpError("has ")
+           << host.getNumArguments() << " buffer arguments after "
+           << "bufferization, expected " << numArgs;
+  unsigned temps = 0, views = 0, launchIndex = 0;
+  for (Operation &op : host.getBody().front()) {
+    if (isa<arith::ConstantOp, func::ReturnOp, memref::DeallocOp>(op))
+      continue;
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      if (!alloc.getType().hasStaticShape())
+        return alloc.emitOpError("dynamic allocation cannot be described by "
+                                 "the manifest");
+      ids[alloc] = table.add("tmp" + std::to_string(temps++), "temp",
+                             alloc.getType());
+      continue;
+    }
+    if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp, memref::CastOp>(
+            op)) {
+      Value src = op.getOperand(0);
+      auto it = ids.find(src);
+      if (it == ids.end())
+        return op.emitOpError("views a buffer the manifest does not know");
+      // Aliases always point at the root allocation.
+      int root = it->second;
+      auto &rootEntry = *table.entries[root].getAsObject();
+      if (auto a = rootEntry.getInteger("alias_of"))
+        root = *a;
+      ids[op.getResult(0)] =
+          table.add("view" + std::to_string(views++), "alias",
+                    cast<ShapedType>(op.getResult(0).getType()), root);
+      continue;
+    }
+    if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+      auto src = ids.find(copy.getSource()), dst = ids.find(copy.getTarget());
+      if (src == ids.end() || dst == ids.end())
+        return copy.emitOpError("copies a buffer the manifest does not know");
+      int64_t bytes = getStaticBytes(cast<MemRefType>(copy.getSource().getType()));
+      schedule.push_back(llvm::json::Object{{"kind", "copy"},
+                                            {"src", src->second},
+                                            {"dst", dst->second},
+                                            {"bytes", bytes}});
+      modelRead += bytes;
+      modelWritten += bytes;
+      continue;
+    }
+    if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
+      if (launchIndex >= traffic.size())
+        return launch.emitOpError("has no traffic record");
+      const KernelTraffic &t = traffic[launchIndex++];
+      auto dims = [&](gpu::KernelDim3 d) -> FailureOr<llvm::json::Array> {
+        llvm::json::Array a;
+        for (Value v : {d.x, d.y, d.z}) {
+          std::optional<int64_t> c = getConstantIntValue(v);
+          if (!c)
+            return failure();
+          a.push_back(*c);
+        }
+        return a;
+      };
+      FailureOr<llvm::json::Array> grid = dims(launch.getGridSizeOperandValues());
+      FailureOr<llvm::json::Array> block = dims(launch.getBlockSizeOperandValues());
+      if (failed(grid) || failed(block))
+        return launch.emitOpError("grid and block sizes must be constants");
+      int64_t dynShared = 0;
+      if (Value s = launch.getDynamicSharedMemorySize()) {
+        std::optional<int64_t> c = getConstantIntValue(s);
+        if (!c)
+          return launch.emitOpError("dynamic shared memory must be constant");
+        dynShared = *c;
+      }
+      llvm::json::Array args;
+      for (Value a : launch.getKernelOperands()) {
+        if (isa<MemRefType>(a.getType())) {
+          auto it = ids.find(a);
+          if (it == ids.end())
+            return launch.emitOpError("passes a buffer the manifest does not "
+                                      "know");
+          args.push_back(llvm::json::Object{{"buffer", it->second}});
+          continue;
+        }
+        std::optional<int64_t> ci = getConstantIntValue(a);
+        if (ci && (a.getType().isIndex() || a.getType().isInteger(64))) {
+          args.push_back(llvm::json::Object{{"i64", *ci}});
+          continue;
+        }
+        if (ci && a.getType().isInteger(32)) {
+          args.push_back(llvm::json::Object{{"i32", *ci}});
+          continue;
+        }
+        FloatAttr f;
+        if (a.getType().isF32() && matchPattern(a, m_Constant(&f))) {
+          args.push_back(
+              llvm::json::Object{{"f32", f.getValueAsDouble()}});
+          continue;
+        }
+        return launch.emitOpError("kernel argument of type ")
+               << a.getType() << " is not a buffer or a constant scalar";
+      }
+      schedule.push_back(llvm::json::Object{
+          {"kind", "launch"},
+          {"kernel", launch.getKernelName().getValue().str()},
+          {"grid", std::move(*grid)},
+          {"block", std::move(*block)},
+          {"shared_bytes", dynShared},
+          {"args", std::move(args)},
+          {"bytes_read", t.bytesRead},
+          {"bytes_written", t.bytesWritten}});
+      modelRead += t.bytesRead;
+      modelWritten += t.bytesWritten;
+      continue;
+    }
+    if (isa<memref::GetGlobalOp>(op))
+      return op.emitOpError("constant tensors are not supported by the launch "
+                            "manifest; materialize them with linalg.fill or "
+                            "pass them as arguments");
+    return op.emitOpError("remains in host code after lowering; the launch "
+                          "manifest cannot describe it");
+  }
+  return success();
+}
+
+static FailureOr<std::string> emitHostObject(ModuleOp module) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule)
+    return module.emitError("translation to LLVM IR failed"), failure();
+  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
+  std::string err;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, err);
+  if (!target)
+    return module.emitError("no host target: ") << err, failure();
+  llvm::TargetOptions opts;
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      triple, "generic", "", opts, llvm::Reloc::PIC_));
+  llvmModule->setDataLayout(tm->createDataLayout());
+  llvmModule->setTargetTriple(triple);
+  auto optimize = makeOptimizingTransformer(2, 0, tm.get());
+  if (llvm::Error e = optimize(llvmModule.get())) {
+    llvm::consumeError(std::move(e));
+    return module.emitError("LLVM optimization of the host code failed"),
+           failure();
+  }
+  llvm::SmallString<0> buffer;
+  llvm::raw_svector_ostream os(buffer);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, os, nullptr,
+                              llvm::CodeGenFileType::ObjectFile))
+    return module.emitError("host target cannot emit objects"), failure();
+  pm.run(*llvmModule);
+  return std::string(buffer.str());
+}
+
+static KernelTraffic trafficOf(gpu::LaunchOp launch) {
+  return analyzeKernelTraffic(launch.getBody());
+}
+
+FailureOr<Artifact> mlir::memopt::compileArtifact(
+    ModuleOp original, ArtifactKind kind, const MemoptPipelineConfig &config,
+    StringRef stem, StringRef functionName) {
+  OwningOpRef<ModuleOp> module(cast<ModuleOp>(original->clone()));
+  FailureOr<func::FuncOp> func = findFunction(*module, functionName);
+  if (failed(func))
+    return failure();
+  FailureOr<Signature> sig = captureSignature(*func);
+  if (failed(sig))
+    return failure();
+  // Keep only the function being compiled (and declarations).
+  for (auto f : llvm::make_early_inc_range(module->getOps<func::FuncOp>()))
+    if (f != *func && !f.isExternal())
+      f.erase();
+
+  MLIRContext *ctx = module->getContext();
+  Artifact artifact;
+  BufferTable table;
+  addSignatureBuffers(table, *sig);
+  StringRef kindName;
+  switch (kind) {
+  case ArtifactKind::Baseline:
+    kindName = "baseline";
+    break;
+  case ArtifactKind::Optimized:
+    kindName = "optimized";
+    break;
+  case ArtifactKind::Reference:
+    kindName = "reference";
+    break;
+  case ArtifactKind::BaselineOnHost:
+    kindName = "baseline-host";
+    break;
+  case ArtifactKind::OptimizedOnHost:
+    kindName = "optimized-host";
+    break;
+  }
+  llvm::json::Object manifest = manifestHeader(*sig, kindName, config);
+
+  if (kind == ArtifactKind::Baseline || kind == ArtifactKind::Optimized) {
+    MemoptPipelineConfig cfg = config;
+    cfg.strategy = kind == ArtifactKind::Baseline ? KernelStrategy::Naive
+                                                  : config.strategy;
+    PassManager front(ctx);
+    if (failed(buildInputStage(front, cfg)) ||
+        failed(buildBufferizationStage(front, cfg)) ||
+        failed(buildKernelStage(front, cfg)) || failed(front.run(*module)))
+      return failure();
+    // The traffic model runs on the formed kernels, before outlining, in
+    // launch order; outlining keeps that order.
+    SmallVector<KernelTraffic> traffic;
+    module->walk([&](gpu::LaunchOp l) { traffic.push_back(trafficOf(l)); });
+    PassManager back(ctx);
+    if (failed(buildLoweringStage(back, cfg)) || failed(back.run(*module)))
+      return failure();
+    std::string ptx;
+    unsigned binaries = 0;
+    for (auto bin : module->getOps<gpu::BinaryOp>()) {
+      ++binaries;
+      auto obj = cast<gpu::ObjectAttr>(bin.getObjects()[0]);
+      ptx = obj.getObject().getValue().str();
+    }
+    if (binaries > 1)
+      return module->emitError("the program lowered to ")
+             << binaries << " kernel modules; expected one", failure();
+    func::FuncOp host = *findFunction(*module, sig->name);
+    llvm::json::Array schedule;
+    int64_t read = 0, written = 0;
+    if (failed(buildSchedule(host, *sig, traffic, table, schedule, read,
+                             written)))
+      return failure();
+    manifest["ptx"] = (stem + ".ptx").str();
+    manifest["buffers"] = table.take();
+    manifest["schedule"] = std::move(schedule);
+    manifest["model_bytes"] =
+        llvm::json::Object{{"read", read}, {"written", written}};
+    artifact.ptx = std::move(ptx);
+  } else {
+    PassManager pm(ctx);
+    MemoptPipelineConfig cfg = config;
+    if (kind == ArtifactKind::BaselineOnHost)
+      cfg.strategy = KernelStrategy::Naive;
+    LogicalResult built = kind == ArtifactKind::Reference
+                              ? buildCpuReferencePipeline(pm)
+                              : buildHostEmulationPipeline(pm, cfg);
+    if (failed(built) || failed(pm.run(*module)))
+      return failure();
+    FailureOr<std::string> obj = emitHostObject(*module);
+    if (failed(obj))
+      return failure();
+    artifact.hostObject = std::move(*obj);
+    manifest["library"] = (stem + ".so").str();
+    manifest["symbol"] = sig->name;
+    manifest["buffers"] = table.take();
+    manifest["schedule"] = llvm::json::Array();
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest)));
+  artifact.manifest = std::move(text);
+  return artifact;
+}
+
+static LogicalResult writeFile(StringRef path, StringRef data, Location loc) {
+  std::string err;
+  auto out = openOutputFile(path, &err);
+  if (!out)
+    return emitError(loc) << "cannot write " << path << ": " << err;
+  out->os() << data;
+  out->keep();
+  return success();
+}
+
+LogicalResult mlir::memopt::writeArtifact(const Artifact &artifact,
+                                          StringRef stemPath, Location loc) {
+  if (failed(writeFile((stemPath + ".json").str(), artifact.manifest, loc)))
+    return failure();
+  if (!artifact.ptx.empty())
+    return writeFile((stemPath + ".ptx").str(), artifact.ptx, loc);
+  if (artifact.hostObject.empty())
+    return success();
+  std::string objPath = (stemPath + ".o").str();
+  if (failed(writeFile(objPath, artifact.hostObject, loc)))
+    return failure();
+  llvm::ErrorOr<std::string> cc = llvm::sys::findProgramByName("cc");
+  if (!cc)
+    return emitError(loc) << "no C compiler ('cc') to link the host object";
+  std::string soPath = (stemPath + ".so").str();
+  SmallVector<StringRef> args = {*cc, "-shared", "-o", soPath, objPath, "-lm"};
+  std::string errMsg;
+  int rc = llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0,
+                                     &errMsg);
+  llvm::sys::fs::remove(objPath);
+  if (rc != 0)
+    return emitError(loc) << "linking " << soPath << " failed: " << errMsg;
+  return success();
+}

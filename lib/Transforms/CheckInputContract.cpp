@@ -1,0 +1,153 @@
+//===- CheckInputContract.cpp - reject unsupported input ----*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements memopt-check-input-contract, which turns every
+// construct outside the tensor-level input contract into an error that names
+// the op, instead of a crash or a silent miscompile later on.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memopt/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace mlir::memopt {
+#define GEN_PASS_DEF_MEMOPTCHECKINPUTCONTRACTPASS
+#include "memopt/Transforms/Passes.h.inc"
+} // namespace mlir::memopt
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+static bool isSupportedElementType(Type t) {
+  if (isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(t))
+    return true;
+  if (auto i = dyn_cast<IntegerType>(t))
+    return llvm::is_contained({1u, 8u, 16u, 32u, 64u}, i.getWidth());
+  return false;
+}
+
+/// Checks one value type; returns a description of the problem or "".
+static std::string checkType(Type t, bool allowScalar) {
+  if (allowScalar && isSupportedElementType(t))
+    return "";
+  if (isa<IndexType>(t) && allowScalar)
+    return "";
+  auto tensor = dyn_cast<RankedTensorType>(t);
+  if (!tensor)
+    return "only statically shaped ranked tensors are supported";
+  if (!tensor.hasStaticShape())
+    return "dynamic shapes are not supported";
+  if (tensor.getEncoding())
+    return "tensor encodings are not supported";
+  if (!isSupportedElementType(tensor.getElementType()))
+    return "element type is not one of f16, bf16, f32, f64, i1, i8, i16, "
+           "i32, i64";
+  return "";
+}
+
+/// True if every result of `map` is a distinct loop dim or a constant.
+static bool isPermutationOrConstant(AffineMap map) {
+  llvm::SmallBitVector seen(map.getNumDims());
+  for (AffineExpr e : map.getResults()) {
+    if (isa<AffineConstantExpr>(e))
+      continue;
+    auto d = dyn_cast<AffineDimExpr>(e);
+    if (!d || seen.test(d.getPosition()))
+      return false;
+    seen.set(d.getPosition());
+  }
+  return true;
+}
+
+static LogicalResult checkBodyOp(Operation *op) {
+  Dialect *d = op->getDialect();
+  StringRef ns = d ? d->getNamespace() : "";
+  if (ns == "arith" || ns == "math" || isa<linalg::YieldOp, linalg::IndexOp>(op))
+    return success();
+  return op->emitOpError("is not supported in a linalg body (only arith and "
+                         "math ops are)");
+}
+
+static LogicalResult checkOp(Operation *op) {
+  if (isa<func::ReturnOp, tensor::EmptyOp, tensor::ExpandShapeOp,
+          tensor::CollapseShapeOp, arith::ConstantOp>(op) ||
+      isa<linalg::LinalgOp, linalg::SoftmaxOp>(op)) {
+    for (Type t : op->getOperandTypes())
+      if (std::string why = checkType(t, /*allowScalar=*/true); !why.empty())
+        return op->emitOpError("has an unsupported operand: ") << why;
+    for (Type t : op->getResultTypes())
+      if (std::string why = checkType(t, /*allowScalar=*/true); !why.empty())
+        return op->emitOpError("has an unsupported result: ") << why;
+  } else if (op->getDialect() && (op->getDialect()->getNamespace() == "arith" ||
+                                  op->getDialect()->getNamespace() == "math")) {
+    // Scalar arithmetic between ops (e.g. constants folded by a frontend).
+    for (Type t : op->getResultTypes())
+      if (!isSupportedElementType(t) && !isa<IndexType>(t))
+        return op->emitOpError("is outside the input contract: only scalar "
+                               "arith/math ops may appear outside linalg");
+    return success();
+  } else {
+    return op->emitOpError("is outside memopt's input contract (linalg on "
+                           "static tensors, tensor.empty/expand_shape/"
+                           "collapse_shape, arith, math)");
+  }
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    if (!linalgOp.hasPureTensorSemantics())
+      return op->emitOpError("operates on memrefs; the tensor-level pipeline "
+                             "needs tensor semantics");
+    if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
+      for (AffineMap map : generic.getIndexingMapsArray())
+        if (!isPermutationOrConstant(map))
+          return op->emitOpError("has an indexing map that is neither a "
+                                 "projected permutation nor constant-index: ")
+                 << AffineMapAttr::get(map);
+    }
+    for (Region &r : op->getRegions())
+      for (Operation &inner : r.getOps())
+        if (failed(checkBodyOp(&inner)))
+          return failure();
+  }
+  return success();
+}
+
+namespace {
+struct MemoptCheckInputContractPass final
+    : memopt::impl::MemoptCheckInputContractPassBase<MemoptCheckInputContractPass> {
+  void runOnOperation() override {
+    bool failedAny = false;
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      for (Type t : func.getFunctionType().getInputs())
+        if (std::string why = checkType(t, false); !why.empty()) {
+          func.emitOpError("has an unsupported argument type ") << t << ": "
+                                                                << why;
+          failedAny = true;
+        }
+      for (Type t : func.getFunctionType().getResults())
+        if (std::string why = checkType(t, false); !why.empty()) {
+          func.emitOpError("has an unsupported result type ") << t << ": "
+                                                              << why;
+          failedAny = true;
+        }
+      if (!func.getBody().hasOneBlock()) {
+        func.emitOpError("must have a single block");
+        failedAny = true;
+        continue;
+      }
+      for (Operation &op : func.getBody().front())
+        if (failed(checkOp(&op)))
+          failedAny = true;
+    }
+    if (failedAny)
+      signalPassFailure();
+  }
+};
+} // namespace

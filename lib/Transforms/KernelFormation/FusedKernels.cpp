@@ -1,0 +1,1182 @@
+//===- FusedKernels.cpp - fused kernel groups ---------------*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements formFusedKernels: consecutive linalg.generic ops on
+// memrefs that share a row space are grouped, and each group becomes one
+// kernel:
+//
+//  * row kernels (a group with a reduction over the innermost loop): one CTA
+//    per row; each thread holds its chunks of the row in registers, thread
+//    partials combine through warp shuffles and a shared-memory exchange, and
+//    every op of the group (prologue, reductions, epilogue) runs on the
+//    register copy, so the row is read from DRAM once;
+//  * elementwise kernels (a group without reductions): each thread handles
+//    one chunk of `v` contiguous elements with vector loads and stores;
+//  * tiled transposes (one all-parallel op whose input is contiguous along a
+//    different loop than its output): a padded 32x33 shared tile so that both
+//    the read and the write are coalesced and the tile is conflict-free;
+//  * column reductions (reduction over an outer loop): threads own columns,
+//    blocks own row slices, partials are combined with atomics.
+//
+// Buffers produced and consumed only inside one group stay in registers.
+// Ops that fit no strategy become naive kernels, with a remark saying why.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/Support/Debug.h"
+
+#include <variant>
+
+#define DEBUG_TYPE "memopt-form-kernels"
+
+using namespace mlir;
+using namespace mlir::memopt;
+using namespace mlir::memopt::kf;
+
+//===----------------------------------------------------------------------===//
+// Op classification
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// How one linalg.generic relates to a row space (outer dims x inner dim).
+enum class RowRole {
+  /// All loops parallel, loop space = outer dims (computed once per row).
+  Scalar,
+  /// All loops parallel, loop space = outer dims x inner dim.
+  Vector,
+  /// Outer loops parallel, innermost loop a reduction.
+  Reduce,
+};
+
+/// A generic op placed in a group.
+struct GroupOp {
+  /// Mutable so that const references can query the op.
+  mutable linalg::GenericOp op;
+  RowRole role;
+  /// Reduce ops: the combiner kind.
+  arith::AtomicRMWKind kind = arith::AtomicRMWKind::addf;
+};
+
+/// A kernel group under construction.
+struct Group {
+  SmallVector<int64_t> outer;
+  int64_t inner = -1;
+  SmallVector<GroupOp> ops;
+  /// Root buffers written in the group -> the memref value written.
+  llvm::MapVector<Value, Value> written;
+  /// Whether a written buffer is a row-vector (true) or a row-scalar.
+  DenseMap<Value, bool> writtenIsVector;
+  /// Root buffers read from memory by the group.
+  DenseSet<Value> readExternal;
+  bool hasReduce() const {
+    return llvm::any_of(ops, [](const GroupOp &g) {
+      return g.role == RowRole::Reduce;
+    });
+  }
+};
+} // namespace
+
+static std::optional<arith::AtomicRMWKind> getCombinerKind(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<arith::AtomicRMWKind>>(op)
+      .Case([](arith::AddFOp) { return arith::AtomicRMWKind::addf; })
+      .Case([](arith::MulFOp) { return arith::AtomicRMWKind::mulf; })
+      .Case([](arith::MaximumFOp) { return arith::AtomicRMWKind::maximumf; })
+      .Case([](arith::MinimumFOp) { return arith::AtomicRMWKind::minimumf; })
+      .Case([](arith::MaxNumFOp) { return arith::AtomicRMWKind::maxnumf; })
+      .Case([](arith::MinNumFOp) { return arith::AtomicRMWKind::minnumf; })
+      .Case([](arith::AddIOp) { return arith::AtomicRMWKind::addi; })
+      .Case([](arith::MulIOp) { return arith::AtomicRMWKind::muli; })
+      .Case([](arith::MaxSIOp) { return arith::AtomicRMWKind::maxs; })
+      .Case([](arith::MinSIOp) { return arith::AtomicRMWKind::mins; })
+      .Case([](arith::MaxUIOp) { return arith::AtomicRMWKind::maxu; })
+      .Case([](arith::MinUIOp) { return arith::AtomicRMWKind::minu; })
+      .Case([](arith::OrIOp) { return arith::AtomicRMWKind::ori; })
+      .Case([](arith::AndIOp) { return arith::AtomicRMWKind::andi; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// For a single-output reduction body `yield comb(out, f(ins))`, the kind of
+/// `comb`; the output block argument must feed only the combiner.
+static FailureOr<arith::AtomicRMWKind> matchCombiner(linalg::GenericOp op,
+                                                     std::string &why) {
+  if (op.getNumDpsInits() != 1) {
+    why = "reduction with several outputs";
+    return failure();
+  }
+  Block *body = op.getBody();
+  BlockArgument acc = body->getArgument(op.getNumDpsInputs());
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  Operation *comb = yield.getValues()[0].getDefiningOp();
+  if (!comb || comb->getNumOperands() != 2 || !acc.hasOneUse() ||
+      acc.getUses().begin()->getOwner() != comb) {
+    why = "reduction body is not `combine(acc, f(inputs))`";
+    return failure();
+  }
+  std::optional<arith::AtomicRMWKind> kind = getCombinerKind(comb);
+  if (!kind) {
+    why = "reduction combiner is not an associative arith op";
+    return failure();
+  }
+  Type t = acc.getType();
+  if (!t.isF32() && !t.isInteger(32)) {
+    why = "reduction accumulator is not 32-bit (f32 or i32)";
+    return failure();
+  }
+  return *kind;
+}
+
+/// True if `map` is (d0, ..., d{n-1}) over the first n of its dims.
+static bool isLeadingIdentity(AffineMap map, unsigned n) {
+  if (map.getNumResults() != n)
+    return false;
+  for (unsigned i = 0; i < n; ++i) {
+    auto d = dyn_cast<AffineDimExpr>(map.getResult(i));
+    if (!d || d.getPosition() != i)
+      return false;
+  }
+  return true;
+}
+
+/// Classifies `op` against a row space, or fails with a reason.
+static FailureOr<GroupOp> classify(linalg::GenericOp op, std::string &why) {
+  if (!op.hasPureBufferSemantics()) {
+    why = "not on buffers";
+    return failure();
+  }
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic) || ranges.empty()) {
+    why = "dynamic or rank-0 iteration space";
+    return failure();
+  }
+  auto iters = op.getIteratorTypesArray();
+  unsigned n = iters.size();
+  for (unsigned i = 0; i + 1 < n; ++i)
+    if (iters[i] != utils::IteratorType::parallel) {
+      why = "reduction over a loop that is not the innermost";
+      return failure();
+    }
+  GroupOp g{op, RowRole::Vector};
+  if (iters[n - 1] == utils::IteratorType::reduction) {
+    FailureOr<arith::AtomicRMWKind> kind = matchCombiner(op, why);
+    if (failed(kind))
+      return failure();
+    g.role = RowRole::Reduce;
+    g.kind = *kind;
+  }
+  return g;
+}
+
+/// Row space (outer, inner) of an op in role `role`; Scalar ops have the
+/// whole loop space as outer.
+static void rowSpace(const GroupOp &g, SmallVector<int64_t> &outer,
+                     int64_t &inner) {
+  SmallVector<int64_t> ranges = g.op.getStaticLoopRanges();
+  if (g.role == RowRole::Scalar) {
+    outer = ranges;
+    inner = -1;
+    return;
+  }
+  outer.assign(ranges.begin(), ranges.end() - 1);
+  inner = ranges.back();
+}
+
+//===----------------------------------------------------------------------===//
+// Group formation
+//===----------------------------------------------------------------------===//
+
+/// Tries to append `cand` to `group`; returns false (leaving the group
+/// unchanged) if that would be illegal.
+static bool tryAppendImpl(Group &group, GroupOp cand) {
+  SmallVector<int64_t> outer;
+  int64_t inner;
+  rowSpace(cand, outer, inner);
+  if (group.ops.empty()) {
+    group.outer = outer;
+    group.inner = inner;
+  } else {
+    SmallVector<int64_t> full = outer;
+    if (inner >= 0)
+      full.push_back(inner);
+    bool sameRow = outer == group.outer && inner == group.inner;
+    bool asScalar = cand.role == RowRole::Vector && full == group.outer &&
+                    group.inner >= 0;
+    bool groupWasScalar = group.inner < 0 && outer == group.outer;
+    // A pointwise group over exactly this op's outer space (e.g. the fill
+    // of a reduction's init) becomes the scalar part of a row group.
+    SmallVector<int64_t> groupFull = group.outer;
+    if (group.inner >= 0)
+      groupFull.push_back(group.inner);
+    bool groupBecomesScalar =
+        inner >= 0 && groupFull == outer && !group.hasReduce();
+    if (groupBecomesScalar) {
+      for (GroupOp &g : group.ops)
+        g.role = RowRole::Scalar;
+      for (auto &entry : group.writtenIsVector)
+        entry.second = false;
+      group.outer = outer;
+      group.inner = inner;
+    } else if (asScalar) {
+      cand.role = RowRole::Scalar;
+      outer = full;
+      inner = -1;
+    } else if (groupWasScalar && inner >= 0) {
+      // The group so far only holds scalar ops over `outer`; it becomes a
+      // row group now.
+      group.inner = inner;
+    } else if (!sameRow) {
+      return false;
+    }
+  }
+  unsigned nOuter = group.outer.size();
+  unsigned nLoops = cand.op.getNumLoops();
+  // Check every operand against the buffers the group already writes.
+  DenseSet<Value> candReads, candWrites;
+  for (OpOperand &operand : cand.op->getOpOperands()) {
+    Value v = operand.get();
+    if (!isa<MemRefType>(v.getType()))
+      continue;
+    Value root = getRootBuffer(v);
+    bool isInit = cand.op.isDpsInit(&operand);
+    AffineMap map = cand.op.getMatchingIndexingMap(&operand);
+    auto it = group.written.find(root);
+    bool usesOut =
+        !isInit || !cand.op.getMatchingBlockArgument(&operand).use_empty() ||
+        cand.role == RowRole::Reduce;
+    if (it != group.written.end()) {
+      // Internal buffer: must be the same view with the canonical map.
+      if (it->second != v)
+        return false;
+      bool isVec = group.writtenIsVector.lookup(root);
+      unsigned want = isVec ? nOuter + 1 : nOuter;
+      if (cand.role == RowRole::Scalar && isVec)
+        return false;
+      if (!isLeadingIdentity(map, want))
+        return false;
+      if (isInit && (cand.role == RowRole::Vector) != isVec)
+        return false;
+    } else if (isInit) {
+      // A new output: it must be written with the canonical map, and must
+      // not be a buffer the group already read from memory.
+      if (group.readExternal.contains(root))
+        return false;
+      unsigned want = cand.role == RowRole::Vector ? nOuter + 1 : nOuter;
+      if (!isLeadingIdentity(map, want) || map.getNumDims() != nLoops)
+        return false;
+      if (usesOut)
+        candReads.insert(root);
+    } else {
+      candReads.insert(root);
+    }
+    if (isInit)
+      candWrites.insert(root);
+  }
+  // An op may not overwrite a buffer it also reads through another operand.
+  for (Value w : candWrites)
+    for (OpOperand *in : cand.op.getDpsInputOperands())
+      if (getRootBuffer(in->get()) == w && !group.written.contains(w))
+        return false;
+  for (Value r : candReads)
+    if (!group.written.contains(r))
+      group.readExternal.insert(r);
+  for (OpOperand &out : cand.op.getDpsInitsMutable()) {
+    Value root = getRootBuffer(out.get());
+    group.written[root] = out.get();
+    group.writtenIsVector[root] = cand.role == RowRole::Vector;
+  }
+  group.ops.push_back(cand);
+  return true;
+}
+
+/// Transactional wrapper: the group is unchanged when the op does not fit.
+static bool tryAppend(Group &group, GroupOp cand) {
+  Group attempt = group;
+  if (!tryAppendImpl(attempt, cand))
+    return false;
+  group = std::move(attempt);
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Code generation helpers
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Per-thread state while emitting a row or elementwise kernel.
+struct EmitState {
+  Location loc;
+  /// Outer loop ids of this thread's row.
+  SmallVector<Value> outerIds;
+  /// Inner index of the first element of each chunk.
+  SmallVector<Value> chunkBase;
+  /// Whether each chunk lies inside the row (null = always).
+  SmallVector<Value> chunkValid;
+  unsigned vec = 1;
+  /// Current per-lane values of row-vector buffers: [chunk * vec + lane].
+  DenseMap<Value, SmallVector<Value>> vecValues;
+  /// Current value of row-scalar buffers.
+  DenseMap<Value, Value> scalarValues;
+};
+} // namespace
+
+static Value cIdx(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// Loads operand `operand` of `op` for every lane of every chunk (vector
+/// role) or once (scalar role); returns per-lane values (size 1 for scalar).
+static SmallVector<Value> loadOperand(OpBuilder &b, EmitState &st,
+                                      linalg::GenericOp op, OpOperand &operand,
+                                      RowRole role, unsigned numChunks) {
+  Value v = operand.get();
+  Location loc = st.loc;
+  if (!isa<MemRefType>(v.getType()))
+    return SmallVector<Value>(role == RowRole::Scalar ? 1 : numChunks * st.vec,
+                              v);
+  Value root = getRootBuffer(v);
+  unsigned nLoops = op.getNumLoops();
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  Type eltType = cast<MemRefType>(v.getType()).getElementType();
+  if (role == RowRole::Scalar) {
+    if (auto it = st.scalarValues.find(root); it != st.scalarValues.end())
+      return {it->second};
+    SmallVector<Value> ivs(st.outerIds.begin(),
+                           st.outerIds.begin() + nLoops);
+    return {memref::LoadOp::create(b, loc, v, expandIndices(b, loc, map, ivs))};
+  }
+  if (auto it = st.vecValues.find(root); it != st.vecValues.end())
+    return it->second;
+  if (auto it = st.scalarValues.find(root); it != st.scalarValues.end())
+    return SmallVector<Value>(numChunks * st.vec, it->second);
+  unsigned innerDim = nLoops - 1;
+  bool usesInner = map.isFunctionOfDim(innerDim);
+  SmallVector<Value> lanes;
+  if (!usesInner) {
+    // Broadcast along the row: one load serves every lane.
+    SmallVector<Value> ivs(st.outerIds);
+    ivs.push_back(cIdx(b, loc, 0));
+    Value s =
+        memref::LoadOp::create(b, loc, v, expandIndices(b, loc, map, ivs));
+    return SmallVector<Value>(numChunks * st.vec, s);
+  }
+  auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+  bool contiguous = last && last.getPosition() == innerDim;
+  for (unsigned c = 0; c < numChunks; ++c) {
+    Value base = st.chunkBase[c];
+    if (st.chunkValid[c]) // Out-of-row chunks read element 0 instead.
+      base = arith::SelectOp::create(b, loc, st.chunkValid[c], base,
+                                     cIdx(b, loc, 0));
+    SmallVector<Value> ivs(st.outerIds);
+    ivs.push_back(base);
+    if (contiguous && st.vec > 1) {
+      SmallVector<Value> idx = expandIndices(b, loc, map, ivs);
+      auto vt = VectorType::get({(int64_t)st.vec}, eltType);
+      int64_t align = st.vec * getElementBytes(eltType);
+      Value vload = vector::LoadOp::create(b, loc, vt, v, idx,
+                                           /*nontemporal=*/false,
+                                           llvm::MaybeAlign(align));
+      for (unsigned l = 0; l < st.vec; ++l)
+        lanes.push_back(vector::ExtractOp::create(b, loc, vload, l));
+      continue;
+    }
+    for (unsigned l = 0; l < st.vec; ++l) {
+      SmallVector<Value> laneIvs(ivs);
+      if (l)
+        laneIvs.back() = arith::AddIOp::create(b, loc, base, cIdx(b, loc, l));
+      lanes.push_back(memref::LoadOp::create(
+          b, loc, v, expandIndices(b, loc, map, laneIvs)));
+    }
+  }
+  return lanes;
+}
+
+/// Emits `g` for this thread, updating the state; reductions return the
+/// thread-local partial in `partial`.
+static void emitOp(OpBuilder &b, EmitState &st, const GroupOp &g,
+                   unsigned numChunks, Value &partial) {
+  linalg::GenericOp op = g.op;
+  Location loc = st.loc;
+  Block *body = op.getBody();
+  unsigned nIn = op.getNumDpsInputs();
+  SmallVector<SmallVector<Value>> ins;
+  for (OpOperand *in : op.getDpsInputOperands())
+    ins.push_back(loadOperand(b, st, op, *in, g.role, numChunks));
+  SmallVector<SmallVector<Value>> outs;
+  for (OpOperand &out : op.getDpsInitsMutable()) {
+    BlockArgument arg = op.getMatchingBlockArgument(&out);
+    Value root = getRootBuffer(out.get());
+    if (g.role == RowRole::Reduce) {
+      outs.push_back({});
+      continue;
+    }
+    bool internal = st.vecValues.count(root) || st.scalarValues.count(root);
+    if (arg.use_empty() && !internal) {
+      unsigned n = g.role == RowRole::Scalar ? 1 : numChunks * st.vec;
+      outs.push_back(SmallVector<Value>(
+          n, ub::PoisonOp::create(b, loc, arg.getType()).getResult()));
+      continue;
+    }
+    outs.push_back(loadOperand(b, st, op, out, g.role, numChunks));
+  }
+  auto laneIvs = [&](unsigned c, unsigned l) {
+    SmallVector<Value> ivs(st.outerIds);
+    if (g.role != RowRole::Scalar) {
+      Value base = st.chunkBase[c];
+      ivs.push_back(l ? arith::AddIOp::create(b, loc, base, cIdx(b, loc, l))
+                            .getResult()
+                      : base);
+    }
+    ivs.resize(op.getNumLoops());
+    return ivs;
+  };
+
+  if (g.role == RowRole::Scalar) {
+    SmallVector<Value> args;
+    for (auto &i : ins)
+      args.push_back(i[0]);
+    for (auto &o : outs)
+      args.push_back(o[0]);
+    SmallVector<Value> res = cloneBody(b, op, args, laneIvs(0, 0));
+    for (auto [k, out] : llvm::enumerate(op.getDpsInitsMutable()))
+      st.scalarValues[getRootBuffer(out.get())] = res[k];
+    return;
+  }
+  if (g.role == RowRole::Vector) {
+    unsigned nOut = op.getNumDpsInits();
+    SmallVector<SmallVector<Value>> results(nOut);
+    for (unsigned c = 0; c < numChunks; ++c)
+      for (unsigned l = 0; l < st.vec; ++l) {
+        unsigned lane = c * st.vec + l;
+        SmallVector<Value> args;
+        for (auto &i : ins)
+          args.push_back(i[lane]);
+        for (auto &o : outs)
+          args.push_back(o[lane]);
+        SmallVector<Value> res = cloneBody(b, op, args, laneIvs(c, l));
+        for (unsigned k = 0; k < nOut; ++k)
+          results[k].push_back(res[k]);
+      }
+    for (auto [k, out] : llvm::enumerate(op.getDpsInitsMutable())) {
+      Value root = getRootBuffer(out.get());
+      st.scalarValues.erase(root);
+      st.vecValues[root] = results[k];
+    }
+    return;
+  }
+  // Reduction: thread-local combine from the identity; masked chunks keep
+  // the accumulator unchanged.
+  Type accType = body->getArgument(nIn).getType();
+  Value acc = arith::getIdentityValue(g.kind, accType, b, loc);
+  for (unsigned c = 0; c < numChunks; ++c)
+    for (unsigned l = 0; l < st.vec; ++l) {
+      unsigned lane = c * st.vec + l;
+      SmallVector<Value> args;
+      for (auto &i : ins)
+        args.push_back(i[lane]);
+      args.push_back(acc);
+      Value next = cloneBody(b, op, args, laneIvs(c, l))[0];
+      acc = st.chunkValid[c]
+                ? arith::SelectOp::create(b, loc, st.chunkValid[c], next, acc)
+                      .getResult()
+                : next;
+    }
+  partial = acc;
+}
+
+//===----------------------------------------------------------------------===//
+// Row kernels and elementwise kernels
+//===----------------------------------------------------------------------===//
+
+/// Whether `root` is an allocation used only by the ops of `group`.
+static bool isGroupPrivate(Value root, const Group &group) {
+  if (!root.getDefiningOp<memref::AllocOp>())
+    return false;
+  DenseSet<Operation *> members;
+  for (const GroupOp &g : group.ops)
+    members.insert(g.op);
+  return llvm::all_of(root.getUsers(), [&](Operation *user) {
+    return members.contains(user) || isa<memref::DeallocOp>(user);
+  });
+}
+
+/// Widest vector width (elements) such that every row-vector access of the
+/// group is aligned and the inner size is a multiple of it.
+static unsigned chooseVectorWidth(const Group &group,
+                                  const KernelTargetInfo &target) {
+  int64_t maxBytes = 1;
+  for (const GroupOp &g : group.ops)
+    for (OpOperand &operand : g.op->getOpOperands())
+      if (auto mt = dyn_cast<MemRefType>(operand.get().getType()))
+        maxBytes = std::max(maxBytes, getElementBytes(mt.getElementType()));
+  unsigned vec = std::max<int64_t>(1, target.vectorBytes / maxBytes);
+  while (vec > 1 && group.inner % vec != 0)
+    vec /= 2;
+  return vec;
+}
+
+/// Stores the group's externally visible results for this thread.
+static void storeResults(OpBuilder &b, EmitState &st, const Group &group,
+                         unsigned numChunks, Value isRowLeader) {
+  Location loc = st.loc;
+  for (auto [root, value] : group.written) {
+    if (isGroupPrivate(root, group))
+      continue;
+    auto mt = cast<MemRefType>(value.getType());
+    if (auto it = st.scalarValues.find(root); it != st.scalarValues.end()) {
+      OpBuilder::InsertionGuard guard(b);
+      if (isRowLeader) {
+        auto ifOp = scf::IfOp::create(b, loc, isRowLeader, false);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      }
+      memref::StoreOp::create(b, loc, it->second, value, st.outerIds);
+      continue;
+    }
+    SmallVector<Value> &lanes = st.vecValues[root];
+    for (unsigned c = 0; c < numChunks; ++c) {
+      OpBuilder::InsertionGuard guard(b);
+      if (st.chunkValid[c]) {
+        auto ifOp = scf::IfOp::create(b, loc, st.chunkValid[c], false);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      }
+      SmallVector<Value> idx(st.outerIds);
+      idx.push_back(st.chunkBase[c]);
+      if (st.vec > 1) {
+        auto vt = VectorType::get({(int64_t)st.vec}, mt.getElementType());
+        SmallVector<Value> elems(lanes.begin() + c * st.vec,
+                                 lanes.begin() + (c + 1) * st.vec);
+        Value vec = vector::FromElementsOp::create(b, loc, vt, elems);
+        vector::StoreOp::create(
+            b, loc, vec, value, idx, /*nontemporal=*/false,
+            llvm::MaybeAlign(st.vec * getElementBytes(mt.getElementType())));
+        continue;
+      }
+      memref::StoreOp::create(b, loc, lanes[c], value, idx);
+    }
+  }
+}
+
+/// Combines `partial` across the CTA; every thread gets the result.
+static Value blockReduce(OpBuilder &b, Location loc, Value partial,
+                         arith::AtomicRMWKind kind, unsigned threads,
+                         unsigned warpSize, Value tid, Value smem,
+                         unsigned slot) {
+  Value v = partial;
+  for (unsigned off = warpSize / 2; off >= 1; off /= 2) {
+    auto shfl = gpu::ShuffleOp::create(b, loc, v, off, warpSize,
+                                       gpu::ShuffleMode::XOR);
+    v = arith::getReductionOp(kind, b, loc, v, shfl.getShuffleResult());
+  }
+  if (threads <= warpSize)
+    return v;
+  unsigned numWarps = threads / warpSize;
+  Value cWarp = cIdx(b, loc, warpSize);
+  Value lane = arith::RemUIOp::create(b, loc, tid, cWarp);
+  Value warp = arith::DivUIOp::create(b, loc, tid, cWarp);
+  Value isLane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                        cIdx(b, loc, 0));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    auto ifOp = scf::IfOp::create(b, loc, isLane0, false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    memref::StoreOp::create(b, loc, v, smem,
+                            ValueRange{cIdx(b, loc, slot), warp});
+  }
+  gpu::BarrierOp::create(b, loc);
+  Value total = arith::getIdentityValue(kind, v.getType(), b, loc);
+  for (unsigned w = 0; w < numWarps; ++w) {
+    Value x = memref::LoadOp::create(
+        b, loc, smem, ValueRange{cIdx(b, loc, slot), cIdx(b, loc, w)});
+    total = arith::getReductionOp(kind, b, loc, total, x);
+  }
+  return total;
+}
+
+/// Largest number of elements a thread keeps in registers per row.
+static constexpr int64_t kMaxElementsPerThread = 64;
+
+static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
+                                              const KernelTargetInfo &target,
+                                              std::string &why) {
+  Location loc = group.ops.front().op.getLoc();
+  unsigned vec = chooseVectorWidth(group, target);
+  int64_t chunksPerRow = group.inner / vec;
+  // Aim for four chunks per thread, threads a multiple of the warp size.
+  int64_t threads = llvm::divideCeil(chunksPerRow, 4);
+  threads = llvm::alignTo(threads, target.warpSize);
+  threads = std::clamp<int64_t>(threads, target.warpSize,
+                                target.maxThreadsPerBlock);
+  int64_t numChunks = llvm::divideCeil(chunksPerRow, threads);
+  if (numChunks * vec > kMaxElementsPerThread) {
+    why = "row of " + std::to_string(group.inner) +
+          " elements does not fit in registers (" +
+          std::to_string(numChunks * vec) + " per thread)";
+    return failure();
+  }
+  int64_t rows = 1;
+  for (int64_t d : group.outer)
+    rows *= d;
+  unsigned numReduce = llvm::count_if(
+      group.ops, [](const GroupOp &g) { return g.role == RowRole::Reduce; });
+  SmallVector<Type> wgTypes;
+  Type smemElt;
+  for (const GroupOp &g : group.ops)
+    if (g.role == RowRole::Reduce)
+      smemElt = g.op.getBody()->getArgument(g.op.getNumDpsInputs()).getType();
+  bool mixedTypes = llvm::any_of(group.ops, [&](const GroupOp &g) {
+    return g.role == RowRole::Reduce &&
+           g.op.getBody()->getArgument(g.op.getNumDpsInputs()).getType() !=
+               smemElt;
+  });
+  if (mixedTypes) {
+    why = "reductions of different accumulator types in one row";
+    return failure();
+  }
+  if (threads > target.warpSize)
+    wgTypes.push_back(MemRefType::get(
+        {numReduce, (int64_t)target.warpSize}, smemElt, AffineMap(),
+        gpu::AddressSpaceAttr::get(b.getContext(),
+                                   gpu::AddressSpace::Workgroup)));
+
+  // Insert at the last op: every view the group uses is defined by then,
+  // and only allocations, views and constants sit between group members.
+  b.setInsertionPoint(group.ops.back().op);
+  gpu::LaunchOp launch = createLaunch(b, loc, {rows}, {threads}, wgTypes);
+  Value row = launch.getBlockIds().x;
+  Value tid = launch.getThreadIds().x;
+  Value smem;
+  if (!wgTypes.empty())
+    smem = launch.getWorkgroupAttributions().front();
+  EmitState st{loc};
+  st.vec = vec;
+  st.outerIds = delinearize(b, loc, row, group.outer);
+  for (int64_t c = 0; c < numChunks; ++c) {
+    // Chunk c of thread t covers inner [(c*T + t)*v, +v): coalesced.
+    Value chunk = arith::AddIOp::create(b, loc, cIdx(b, loc, c * threads), tid);
+    Value base = arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec));
+    st.chunkBase.push_back(base);
+    if ((c + 1) * threads > chunksPerRow)
+      st.chunkValid.push_back(arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ult, chunk,
+          cIdx(b, loc, chunksPerRow)));
+    else
+      st.chunkValid.push_back(Value());
+  }
+  unsigned slot = 0;
+  for (const GroupOp &g : group.ops) {
+    Value partial;
+    emitOp(b, st, g, numChunks, partial);
+    if (g.role != RowRole::Reduce)
+      continue;
+    Value total = blockReduce(b, loc, partial, g.kind, threads,
+                              target.warpSize, tid, smem, slot++);
+    // Combine with the output's initial value once.
+    OpOperand &out = g.op.getDpsInitsMutable()[0];
+    Value root = getRootBuffer(out.get());
+    Value init;
+    if (auto it = st.scalarValues.find(root); it != st.scalarValues.end())
+      init = it->second;
+    else
+      init = memref::LoadOp::create(b, loc, out.get(), st.outerIds);
+    st.scalarValues[root] = arith::getReductionOp(g.kind, b, loc, init, total);
+  }
+  Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                                       cIdx(b, loc, 0));
+  storeResults(b, st, group, numChunks, leader);
+  return launch;
+}
+
+static FailureOr<gpu::LaunchOp>
+emitElementwiseKernel(RewriterBase &b, Group &group,
+                      const KernelTargetInfo &target) {
+  Location loc = group.ops.front().op.getLoc();
+  bool scalarOnly = group.inner < 0;
+  unsigned vec = scalarOnly ? 1 : chooseVectorWidth(group, target);
+  int64_t chunksPerRow = scalarOnly ? 1 : group.inner / vec;
+  int64_t rows = 1;
+  for (int64_t d : group.outer)
+    rows *= d;
+  int64_t total = rows * chunksPerRow;
+  int64_t threads = std::min<int64_t>(target.blockSize, total);
+  int64_t grid = llvm::divideCeil(total, threads);
+  b.setInsertionPoint(group.ops.back().op);
+  gpu::LaunchOp launch = createLaunch(b, loc, {grid}, {threads});
+  Value linear = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, launch.getBlockIds().x,
+                            cIdx(b, loc, threads)),
+      launch.getThreadIds().x);
+  if (grid * threads != total) {
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          linear, cIdx(b, loc, total));
+    auto ifOp = scf::IfOp::create(b, loc, inRange, false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  }
+  EmitState st{loc};
+  st.vec = vec;
+  Value chunk = linear, row = linear;
+  if (!scalarOnly) {
+    chunk = arith::RemUIOp::create(b, loc, linear, cIdx(b, loc, chunksPerRow));
+    row = arith::DivUIOp::create(b, loc, linear, cIdx(b, loc, chunksPerRow));
+  }
+  st.outerIds = delinearize(b, loc, row, group.outer);
+  st.chunkBase.push_back(
+      arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec)));
+  st.chunkValid.push_back(Value());
+  for (const GroupOp &g : group.ops) {
+    Value partial;
+    emitOp(b, st, g, 1, partial);
+  }
+  // Row-scalar results are stored by the thread holding the row's first
+  // chunk.
+  Value leader = scalarOnly ? Value()
+                            : arith::CmpIOp::create(b, loc,
+                                                    arith::CmpIPredicate::eq,
+                                                    chunk, cIdx(b, loc, 0))
+                                  .getResult();
+  storeResults(b, st, group, 1, leader);
+  return launch;
+}
+
+//===----------------------------------------------------------------------===//
+// Tiled transpose
+//===----------------------------------------------------------------------===//
+
+static constexpr int64_t kTile = 32;
+static constexpr int64_t kTileRows = 8;
+
+/// An all-parallel op with identity output whose one transposed input is
+/// contiguous along loop `a` instead of the innermost loop.
+static FailureOr<gpu::LaunchOp> emitTransposeKernel(RewriterBase &b,
+                                                    linalg::GenericOp op,
+                                                    std::string &why) {
+  unsigned n = op.getNumLoops();
+  if (n < 2 || op.getNumReductionLoops() != 0 || op.getNumDpsInits() != 1) {
+    why = "not a single-output all-parallel op of rank >= 2";
+    return failure();
+  }
+  OpOperand &out = op.getDpsInitsMutable()[0];
+  if (!op.getMatchingIndexingMap(&out).isIdentity()) {
+    why = "output map is not the identity";
+    return failure();
+  }
+  OpOperand *transposed = nullptr;
+  unsigned a = 0;
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    if (!isa<MemRefType>(in->get().getType()))
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(in);
+    if (!map.isFunctionOfDim(n - 1) || map.getNumResults() == 0)
+      continue;
+    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (last && last.getPosition() == n - 1)
+      continue;
+    if (!last || transposed) {
+      why = "more than one transposed input, or a constant innermost index";
+      return failure();
+    }
+    transposed = in;
+    a = last.getPosition();
+  }
+  if (!transposed) {
+    why = "no transposed input";
+    return failure();
+  }
+  Location loc = op.getLoc();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  Type elt = cast<MemRefType>(transposed->get().getType()).getElementType();
+  int64_t tilesB = llvm::divideCeil(ranges[n - 1], kTile);
+  int64_t tilesA = llvm::divideCeil(ranges[a], kTile);
+  SmallVector<int64_t> others;
+  SmallVector<unsigned> otherDims;
+  for (unsigned d = 0; d < n; ++d)
+    if (d != a && d != n - 1) {
+      others.push_back(ranges[d]);
+      otherDims.push_back(d);
+    }
+  int64_t numOthers = 1;
+  for (int64_t o : others)
+    numOthers *= o;
+  // One element of padding per tile row: a column read of 4-byte elements
+  // then touches 32 distinct banks.
+  auto tileType = MemRefType::get(
+      {kTile, kTile + 1}, elt, AffineMap(),
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
+  b.setInsertionPoint(op);
+  gpu::LaunchOp launch =
+      createLaunch(b, loc, {tilesB * tilesA * numOthers}, {kTile, kTileRows},
+                   TypeRange{tileType});
+  Value tile = launch.getWorkgroupAttributions().front();
+  Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
+  SmallVector<Value> blk =
+      delinearize(b, loc, launch.getBlockIds().x, {numOthers, tilesA, tilesB});
+  SmallVector<Value> otherIds = delinearize(b, loc, blk[0], others);
+  Value baseA = arith::MulIOp::create(b, loc, blk[1], cIdx(b, loc, kTile));
+  Value baseB = arith::MulIOp::create(b, loc, blk[2], cIdx(b, loc, kTile));
+  auto makeIvs = [&](Value ia, Value ib) {
+    SmallVector<Value> ivs(n);
+    for (auto [k, d] : llvm::enumerate(otherDims))
+      ivs[d] = otherIds[k];
+    ivs[a] = ia;
+    ivs[n - 1] = ib;
+    return ivs;
+  };
+  auto inBounds = [&](Value ia, Value ib) {
+    Value okA = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, ia,
+                                      cIdx(b, loc, ranges[a]));
+    Value okB = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, ib,
+                                      cIdx(b, loc, ranges[n - 1]));
+    return arith::AndIOp::create(b, loc, okA, okB).getResult();
+  };
+  bool exactA = ranges[a] % kTile == 0, exactB = ranges[n - 1] % kTile == 0;
+  // Load phase: consecutive threads walk loop `a`, the input's contiguous
+  // dimension.
+  for (int64_t i = 0; i < kTile; i += kTileRows) {
+    OpBuilder::InsertionGuard guard(b);
+    Value lb = arith::AddIOp::create(b, loc, ty, cIdx(b, loc, i));
+    Value ia = arith::AddIOp::create(b, loc, baseA, tx);
+    Value ib = arith::AddIOp::create(b, loc, baseB, lb);
+    if (!exactA || !exactB) {
+      auto ifOp = scf::IfOp::create(b, loc, inBounds(ia, ib), false);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    }
+    SmallVector<Value> idx = expandIndices(
+        b, loc, op.getMatchingIndexingMap(transposed), makeIvs(ia, ib));
+    Value x = memref::LoadOp::create(b, loc, transposed->get(), idx);
+    memref::StoreOp::create(b, loc, x, tile, ValueRange{lb, tx});
+  }
+  gpu::BarrierOp::create(b, loc);
+  // Store phase: consecutive threads walk the innermost loop, the output's
+  // contiguous dimension, and read the tile by column.
+  for (int64_t i = 0; i < kTile; i += kTileRows) {
+    OpBuilder::InsertionGuard guard(b);
+    Value la = arith::AddIOp::create(b, loc, ty, cIdx(b, loc, i));
+    Value ia = arith::AddIOp::create(b, loc, baseA, la);
+    Value ib = arith::AddIOp::create(b, loc, baseB, tx);
+    if (!exactA || !exactB) {
+      auto ifOp = scf::IfOp::create(b, loc, inBounds(ia, ib), false);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    }
+    SmallVector<Value> ivs = makeIvs(ia, ib);
+    SmallVector<Value> args;
+    for (OpOperand *in : op.getDpsInputOperands()) {
+      if (in == transposed) {
+        args.push_back(
+            memref::LoadOp::create(b, loc, tile, ValueRange{tx, la}));
+        continue;
+      }
+      if (!isa<MemRefType>(in->get().getType())) {
+        args.push_back(in->get());
+        continue;
+      }
+      args.push_back(memref::LoadOp::create(
+          b, loc, in->get(),
+          expandIndices(b, loc, op.getMatchingIndexingMap(in), ivs)));
+    }
+    BlockArgument outArg = op.getMatchingBlockArgument(&out);
+    args.push_back(outArg.use_empty()
+                       ? ub::PoisonOp::create(b, loc, outArg.getType())
+                             .getResult()
+                       : memref::LoadOp::create(b, loc, out.get(), ivs)
+                             .getResult());
+    Value res = cloneBody(b, op, args, ivs)[0];
+    memref::StoreOp::create(b, loc, res, out.get(), ivs);
+  }
+  b.eraseOp(op);
+  return launch;
+}
+
+//===----------------------------------------------------------------------===//
+// Column reductions
+//===----------------------------------------------------------------------===//
+
+/// Rows a block reduces in a column reduction.
+static constexpr int64_t kColumnRowsPerBlock = 64;
+
+static std::optional<arith::AtomicRMWKind>
+atomicKindFor(arith::AtomicRMWKind k) {
+  switch (k) {
+  case arith::AtomicRMWKind::addf:
+  case arith::AtomicRMWKind::addi:
+  case arith::AtomicRMWKind::maximumf:
+  case arith::AtomicRMWKind::minimumf:
+  case arith::AtomicRMWKind::maxs:
+  case arith::AtomicRMWKind::mins:
+    return k;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// A 2-D reduction over the outer loop (iterators [reduction, parallel]):
+/// each thread owns `vec` columns, each block a slice of rows; partials are
+/// combined into the (initialized) output with atomics.
+static FailureOr<gpu::LaunchOp>
+emitColumnReduceKernel(RewriterBase &b, linalg::GenericOp op,
+                       const KernelTargetInfo &target, std::string &why) {
+  auto iters = op.getIteratorTypesArray();
+  if (iters.size() != 2 || iters[0] != utils::IteratorType::reduction ||
+      iters[1] != utils::IteratorType::parallel) {
+    why = "not a [reduction, parallel] op";
+    return failure();
+  }
+  FailureOr<arith::AtomicRMWKind> kind = matchCombiner(op, why);
+  if (failed(kind))
+    return failure();
+  std::optional<arith::AtomicRMWKind> atomic = atomicKindFor(*kind);
+  if (!atomic) {
+    why = "combiner has no atomic form";
+    return failure();
+  }
+  OpOperand &out = op.getDpsInitsMutable()[0];
+  AffineMap outMap = op.getMatchingIndexingMap(&out);
+  if (outMap.getNumResults() != 1 ||
+      !isa<AffineDimExpr>(outMap.getResult(0)) ||
+      outMap.getDimPosition(0) != 1) {
+    why = "output is not indexed by the column";
+    return failure();
+  }
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t rowsTotal = ranges[0], cols = ranges[1];
+  unsigned vec = 1;
+  bool allContiguous = true;
+  int64_t maxBytes = 1;
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    auto mt = dyn_cast<MemRefType>(in->get().getType());
+    if (!mt)
+      continue;
+    maxBytes = std::max(maxBytes, getElementBytes(mt.getElementType()));
+    AffineMap m = op.getMatchingIndexingMap(in);
+    if (m.getNumResults() == 0 ||
+        !isa<AffineDimExpr>(m.getResults().back()) ||
+        m.getDimPosition(m.getNumResults() - 1) != 1)
+      allContiguous = false;
+  }
+  if (allContiguous) {
+    vec = std::max<int64_t>(1, target.vectorBytes / maxBytes);
+    while (vec > 1 && cols % vec != 0)
+      vec /= 2;
+  }
+  Location loc = op.getLoc();
+  int64_t colChunks = cols / vec;
+  int64_t threads = std::min<int64_t>(target.blockSize,
+                                      llvm::alignTo(colChunks, target.warpSize));
+  int64_t colBlocks = llvm::divideCeil(colChunks, threads);
+  int64_t rowBlocks = llvm::divideCeil(rowsTotal, kColumnRowsPerBlock);
+  if (rowBlocks > 65535) {
+    why = "too many row slices for the grid's y dimension";
+    return failure();
+  }
+  b.setInsertionPoint(op);
+  gpu::LaunchOp launch =
+      createLaunch(b, loc, {colBlocks, rowBlocks}, {threads});
+  Value chunk = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, launch.getBlockIds().x,
+                            cIdx(b, loc, threads)),
+      launch.getThreadIds().x);
+  if (colBlocks * threads != colChunks) {
+    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, chunk,
+                                     cIdx(b, loc, colChunks));
+    auto ifOp = scf::IfOp::create(b, loc, ok, false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  }
+  Value col0 = arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec));
+  Value rowStart = arith::MulIOp::create(b, loc, launch.getBlockIds().y,
+                                         cIdx(b, loc, kColumnRowsPerBlock));
+  Value rowEnd = arith::MinUIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, rowStart,
+                            cIdx(b, loc, kColumnRowsPerBlock)),
+      cIdx(b, loc, rowsTotal));
+  Block *body = op.getBody();
+  Type accType = body->getArgument(op.getNumDpsInputs()).getType();
+  SmallVector<Value> inits(
+      vec, arith::getIdentityValue(*kind, accType, b, loc));
+  auto loop = scf::ForOp::create(
+      b, loc, rowStart, rowEnd, cIdx(b, loc, 1), inits,
+      [&](OpBuilder &nb, Location, Value r, ValueRange accs) {
+        SmallVector<SmallVector<Value>> ins;
+        for (OpOperand *in : op.getDpsInputOperands()) {
+          Value v = in->get();
+          if (!isa<MemRefType>(v.getType())) {
+            ins.push_back(SmallVector<Value>(vec, v));
+            continue;
+          }
+          AffineMap m = op.getMatchingIndexingMap(in);
+          SmallVector<Value> idx = expandIndices(nb, loc, m, {r, col0});
+          SmallVector<Value> lanes;
+          if (vec > 1) {
+            Type et = cast<MemRefType>(v.getType()).getElementType();
+            Value vl = vector::LoadOp::create(
+                nb, loc, VectorType::get({(int64_t)vec}, et), v, idx, false,
+                llvm::MaybeAlign(vec * getElementBytes(et)));
+            for (unsigned l = 0; l < vec; ++l)
+              lanes.push_back(vector::ExtractOp::create(nb, loc, vl, l));
+          } else {
+            lanes.push_back(memref::LoadOp::create(nb, loc, v, idx));
+          }
+          ins.push_back(lanes);
+        }
+        SmallVector<Value> next;
+        for (unsigned l = 0; l < vec; ++l) {
+          SmallVector<Value> args;
+          for (auto &i : ins)
+            args.push_back(i[l]);
+          args.push_back(accs[l]);
+          Value c = l ? arith::AddIOp::create(nb, loc, col0, cIdx(nb, loc, l))
+                            .getResult()
+                      : col0;
+          next.push_back(cloneBody(nb, op, args, {r, c})[0]);
+        }
+        scf::YieldOp::create(nb, loc, next);
+      });
+  for (unsigned l = 0; l < vec; ++l) {
+    Value c = l ? arith::AddIOp::create(b, loc, col0, cIdx(b, loc, l))
+                      .getResult()
+                : col0;
+    memref::AtomicRMWOp::create(b, loc, *atomic, loop.getResult(l), out.get(),
+                                ValueRange{c});
+  }
+  b.eraseOp(op);
+  return launch;
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+static LogicalResult materializeGroup(RewriterBase &rewriter, Group &group,
+                                      const KernelTargetInfo &target,
+                                      unsigned &numFusedOps) {
+  std::string why;
+  FailureOr<gpu::LaunchOp> launch =
+      group.hasReduce() ? emitRowKernel(rewriter, group, target, why)
+                        : emitElementwiseKernel(rewriter, group, target);
+  if (failed(launch)) {
+    // Fall back to one naive kernel per op.
+    for (GroupOp &g : group.ops) {
+      g.op.emitRemark() << "fused kernel not formed: " << why
+                        << "; using a naive kernel";
+      if (failed(formNaiveKernel(rewriter, g.op, target)))
+        return g.op.emitOpError("cannot form a kernel");
+    }
+    return success();
+  }
+  if (group.ops.size() > 1)
+    numFusedOps += group.ops.size();
+  SmallVector<Value> privates;
+  for (auto [root, value] : group.written)
+    if (isGroupPrivate(root, group))
+      privates.push_back(root);
+  for (GroupOp &g : llvm::reverse(group.ops))
+    rewriter.eraseOp(g.op);
+  for (Value root : privates) {
+    Operation *alloc = root.getDefiningOp();
+    for (Operation *user : llvm::make_early_inc_range(root.getUsers()))
+      rewriter.eraseOp(user);
+    rewriter.eraseOp(alloc);
+  }
+  return success();
+}
+
+FailureOr<unsigned> mlir::memopt::formFusedKernels(
+    RewriterBase &rewriter, Block &block, const KernelTargetInfo &target,
+    unsigned &numFusedOps) {
+  // Partition first, rewrite after: groups are decided on the original IR.
+  SmallVector<Group> groups;
+  SmallVector<linalg::GenericOp> singles;
+  SmallVector<std::variant<unsigned, linalg::GenericOp>> order;
+  Group current;
+  auto flush = [&]() {
+    if (current.ops.empty())
+      return;
+    order.push_back((unsigned)groups.size());
+    groups.push_back(std::move(current));
+    current = Group();
+  };
+  for (Operation &op : block) {
+    auto generic = dyn_cast<linalg::GenericOp>(op);
+    if (!generic) {
+      // Allocations, views and constants do not touch memory contents;
+      // anything else (copies, calls) ends the group.
+      if (!isa<memref::AllocOp, memref::ExpandShapeOp,
+               memref::CollapseShapeOp, memref::CastOp, arith::ConstantOp>(
+              op))
+        flush();
+      continue;
+    }
+    std::string why;
+    FailureOr<GroupOp> g = classify(generic, why);
+    if (failed(g)) {
+      flush();
+      order.push_back(generic);
+      continue;
+    }
+    // A transposing op gets its own tiled kernel.
+    bool transposing = false;
+    unsigned n = generic.getNumLoops();
+    if (g->role == RowRole::Vector)
+      for (OpOperand *in : generic.getDpsInputOperands()) {
+        if (!isa<MemRefType>(in->get().getType()))
+          continue;
+        AffineMap m = generic.getMatchingIndexingMap(in);
+        // Contiguous along another loop than the innermost one. A constant
+        // innermost index (an AoS field) is not a transpose.
+        if (m.getNumResults() == 0)
+          continue;
+        auto last = dyn_cast<AffineDimExpr>(m.getResults().back());
+        if (last && last.getPosition() != n - 1 && m.isFunctionOfDim(n - 1))
+          transposing = true;
+      }
+    if (transposing) {
+      flush();
+      order.push_back(generic);
+      continue;
+    }
+    if (tryAppend(current, *g))
+      continue;
+    flush();
+    if (!tryAppend(current, *g)) {
+      order.push_back(generic);
+      continue;
+    }
+  }
+  flush();
+
+  unsigned kernels = 0;
+  for (auto &item : order) {
+    if (auto *idx = std::get_if<unsigned>(&item)) {
+      if (failed(materializeGroup(rewriter, groups[*idx], target,
+                                  numFusedOps)))
+        return failure();
+      ++kernels;
+      continue;
+    }
+    linalg::GenericOp op = std::get<linalg::GenericOp>(item);
+    std::string why, whyCol;
+    if (succeeded(emitTransposeKernel(rewriter, op, why)) ||
+        succeeded(emitColumnReduceKernel(rewriter, op, target, whyCol))) {
+      ++kernels;
+      continue;
+    }
+    op.emitRemark() << "no fused strategy applies (transpose: " << why
+                    << "; column reduction: " << whyCol
+                    << "); using a naive kernel";
+    if (failed(formNaiveKernel(rewriter, op, target)))
+      return op.emitOpError("cannot form a kernel"), failure();
+    ++kernels;
+  }
+  return kernels;
+}

@@ -1,0 +1,83 @@
+//===- HostData.h - Host buffers, seeded fills, f16/bf16 --------*- C++ -*-===//
+//
+// Part of the memopt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file declares host-side data utilities: IEEE half and bfloat16
+// conversion with round-to-nearest-even, the splitmix64 generator, the
+// deterministic per-buffer input fills, and output poisoning.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_RUNTIME_HOSTDATA_H
+#define MEMOPT_RUNTIME_HOSTDATA_H
+
+#include "memopt-runtime/Manifest.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace memopt::runtime {
+
+/// Byte value written over outputs and temporaries before every run, so a
+/// kernel that skips an element leaves NaN (floats) or -1 (integers).
+constexpr unsigned char kPoisonByte = 0xFF;
+
+/// f32 -> IEEE binary16, round to nearest even; overflow gives +-Inf, NaN
+/// stays a (quiet) NaN, tiny values become subnormals or signed zero.
+uint16_t floatToHalf(float value);
+/// IEEE binary16 -> f32 (exact).
+float halfToFloat(uint16_t bits);
+/// f32 -> bfloat16, round to nearest even; NaN stays a quiet NaN.
+uint16_t floatToBFloat16(float value);
+/// bfloat16 -> f32 (exact).
+float bfloat16ToFloat(uint16_t bits);
+
+/// splitmix64 (Steele, Lea, Flood 2014): small, fast, and identical on every
+/// platform, which is all a reproducible fill needs.
+class SplitMix64 {
+public:
+  explicit SplitMix64(uint64_t seed) : state(seed) {}
+  uint64_t next() {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  /// Uniform float in [-1, 1) with 24 random bits.
+  float nextUnitFloat() {
+    return static_cast<float>(next() >> 40) * (1.0f / 8388608.0f) - 1.0f;
+  }
+  /// Uniform double in [-1, 1) with 53 random bits.
+  double nextUnitDouble() {
+    return static_cast<double>(next() >> 11) * (1.0 / 4503599627370496.0) -
+           1.0;
+  }
+
+private:
+  uint64_t state;
+};
+
+/// Seed of the generator for buffer `bufferId` under run seed `seed`; each
+/// buffer gets an independent stream, so a buffer's contents depend only on
+/// (seed, id, dtype, size), never on the other buffers.
+uint64_t bufferStreamSeed(uint64_t seed, int64_t bufferId);
+
+/// Fills `data` (numElements elements of `type`) from the stream for
+/// (seed, bufferId). Floats are uniform in [-1, 1) (converted to f16/bf16
+/// with round-to-nearest-even); integers are small: [-8, 8), i1 is 0 or 1.
+void fillBuffer(void *data, int64_t numElements, DType type, uint64_t seed,
+                int64_t bufferId);
+
+/// Allocates and fills host copies of all input buffers of `m`; element i of
+/// the result is the buffer with id i (empty for non-inputs).
+std::vector<std::vector<unsigned char>> makeInputs(const Manifest &m,
+                                                   uint64_t seed);
+
+/// Reads element `index` of a buffer of `type` as double (f16/bf16 widened).
+double loadAsDouble(const void *data, DType type, int64_t index);
+
+} // namespace memopt::runtime
+
+#endif // MEMOPT_RUNTIME_HOSTDATA_H

@@ -1,0 +1,128 @@
+//===- Manifest.h - memopt launch manifest model and loader -----*- C++ -*-===//
+//
+// Part of the memopt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file declares the in-memory form of a memopt launch manifest (format
+// version 1, docs/manifest.md) and the functions that load and validate it.
+// Every validation error names the file and the offending field, e.g.
+// "w1.baseline.json: buffers[5].alias_of: buffer 9 does not exist".
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_RUNTIME_MANIFEST_H
+#define MEMOPT_RUNTIME_MANIFEST_H
+
+#include "memopt-runtime/Json.h"
+#include "memopt-runtime/Status.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace memopt::runtime {
+
+/// Element types a buffer can hold. I1 is stored as one byte per element.
+enum class DType { F32, F16, BF16, F64, I8, I16, I32, I64, I1 };
+
+/// Parses "f32", "bf16", ...; returns false for unknown names.
+bool parseDType(const std::string &name, DType &out);
+/// Returns the manifest spelling of a dtype.
+const char *dtypeName(DType type);
+/// Bytes per element (I1 is 1).
+unsigned dtypeSize(DType type);
+/// True for F32, F16, BF16, F64.
+bool isFloat(DType type);
+
+enum class BufferRole { Input, Output, Temp, Alias };
+const char *roleName(BufferRole role);
+
+struct Buffer {
+  int64_t id = 0;
+  std::string name;
+  BufferRole role = BufferRole::Temp;
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+  int64_t bytes = 0;
+  /// Alias only: the aliased (allocated) buffer and the byte offset into it.
+  int64_t aliasOf = -1;
+  int64_t offsetBytes = 0;
+
+  /// Number of elements: product of the shape (1 for rank 0).
+  int64_t numElements() const;
+};
+
+/// One kernel argument.
+struct KernelArg {
+  enum class Kind { Buffer, I64, I32, F32 };
+  Kind kind = Kind::Buffer;
+  int64_t bufferId = -1;
+  int64_t intValue = 0;
+  float floatValue = 0.0f;
+};
+
+/// One schedule step: a kernel launch or a device-to-device copy.
+struct Step {
+  enum class Kind { Launch, Copy };
+  Kind kind = Kind::Launch;
+  // Launch.
+  std::string kernel;
+  std::array<unsigned, 3> grid{1, 1, 1};
+  std::array<unsigned, 3> block{1, 1, 1};
+  unsigned sharedBytes = 0;
+  std::vector<KernelArg> args;
+  // Copy.
+  int64_t src = -1, dst = -1, copyBytes = 0;
+  /// Modelled bytes; for a copy step, bytes read = bytes written = copyBytes
+  /// unless the manifest says otherwise.
+  int64_t bytesRead = 0, bytesWritten = 0;
+
+  /// "w1_kernel_0" for launches, "copy 4->3" for copies.
+  std::string label() const;
+};
+
+struct Manifest {
+  /// Path the manifest was loaded from, and its directory (for ptx/library).
+  std::string path;
+  std::string directory;
+  std::string function;
+  std::string pipeline; // baseline | optimized | reference
+  std::string chip, ptxVersion;
+  std::string ptxFile;     // absolute or relative to cwd, resolved
+  std::string libraryFile; // reference only, resolved
+  std::string symbol;      // reference only
+  std::vector<Buffer> buffers; // sorted by id, ids dense from 0
+  std::vector<Step> schedule;
+  int64_t minBytes = 0;
+  int64_t modelBytesRead = 0, modelBytesWritten = 0;
+
+  unsigned numInputs() const;
+  unsigned numOutputs() const;
+  /// Sum of the schedule's modelled bytes (read, written).
+  int64_t scheduleBytesRead() const;
+  int64_t scheduleBytesWritten() const;
+  /// Resolves an alias to (allocated buffer id, byte offset).
+  void resolve(int64_t id, int64_t &baseId, int64_t &offset) const;
+};
+
+/// Builds a manifest from parsed JSON and validates it. `path` is used in
+/// messages and to resolve the ptx/library file names. Errors have kind
+/// Manifest and name the field.
+Expected<Manifest> manifestFromJson(const json::Value &root,
+                                    const std::string &path);
+
+/// Reads, parses and validates a manifest file.
+Expected<Manifest> loadManifest(const std::string &path);
+
+/// Checks that `other` has the same input and output buffers (ids, roles,
+/// dtypes, shapes) as `base`, naming both files and the buffer on mismatch.
+Status checkCompatible(const Manifest &base, const Manifest &other);
+
+/// Reads a whole file into `out`; the error (kind Manifest) names the path.
+Status readFile(const std::string &path, std::string &out);
+
+} // namespace memopt::runtime
+
+#endif // MEMOPT_RUNTIME_MANIFEST_H

@@ -1,0 +1,50 @@
+//===- Reference.h - Calling the CPU reference shared object ----*- C++ -*-===//
+//
+// Part of the memopt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file declares ReferenceLibrary, which dlopens the CPU reference built
+// by memopt-compile --pipeline=reference and calls its entry point
+// `void symbol(void *buf0, void *buf1, ...)` with one pointer per input and
+// output buffer, in id order.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_RUNTIME_REFERENCE_H
+#define MEMOPT_RUNTIME_REFERENCE_H
+
+#include "memopt-runtime/Status.h"
+
+#include <string>
+#include <vector>
+
+namespace memopt::runtime {
+
+/// Largest number of pointer arguments a reference entry point may take.
+constexpr unsigned kMaxReferenceArgs = 32;
+
+class ReferenceLibrary {
+public:
+  ReferenceLibrary() = default;
+  ReferenceLibrary(const ReferenceLibrary &) = delete;
+  ReferenceLibrary &operator=(const ReferenceLibrary &) = delete;
+  ~ReferenceLibrary();
+
+  /// dlopens `path` and looks up `symbol`. Errors (kind Reference) name the
+  /// file and symbol and carry the dlerror() text.
+  Status open(const std::string &path, const std::string &symbol);
+
+  /// Calls the entry point with `args` (at most kMaxReferenceArgs).
+  /// Precondition: open() succeeded.
+  Status call(const std::vector<void *> &args) const;
+
+private:
+  void *handle = nullptr;
+  void (*entry)() = nullptr;
+  std::string name;
+};
+
+} // namespace memopt::runtime
+
+#endif // MEMOPT_RUNTIME_REFERENCE_H

@@ -1,0 +1,176 @@
+//===- HostData.cpp - Host buffers, seeded fills, f16/bf16 ------*- C++ -*-===//
+//
+// Part of the memopt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the host data utilities declared in HostData.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memopt-runtime/HostData.h"
+
+#include <cstring>
+
+using namespace memopt::runtime;
+
+static uint32_t floatBits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof(u));
+  return u;
+}
+
+static float bitsFloat(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, sizeof(f));
+  return f;
+}
+
+uint16_t memopt::runtime::floatToHalf(float value) {
+  uint32_t x = floatBits(value);
+  uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
+  uint32_t absx = x & 0x7FFFFFFFu;
+  if (absx >= 0x7F800000u) {
+    // Inf or NaN; keep NaN quiet and non-zero.
+    if (absx > 0x7F800000u)
+      return sign | 0x7E00u | static_cast<uint16_t>((absx >> 13) & 0x3FFu);
+    return sign | 0x7C00u;
+  }
+  // 65520 and above rounds to Inf.
+  if (absx >= 0x477FF000u)
+    return sign | 0x7C00u;
+  int exp = static_cast<int>(absx >> 23) - 127;
+  if (exp >= -14) {
+    // Normal half: 10 mantissa bits, round the 13 dropped bits to even.
+    uint32_t mant = absx & 0x7FFFFFu;
+    uint32_t half = (static_cast<uint32_t>(exp + 15) << 10) | (mant >> 13);
+    uint32_t rest = mant & 0x1FFFu;
+    if (rest > 0x1000u || (rest == 0x1000u && (half & 1u)))
+      ++half; // may carry into the exponent, which is still correct
+    return sign | static_cast<uint16_t>(half);
+  }
+  // Subnormal half (or zero): value = m * 2^-24.
+  if (exp < -25)
+    return sign; // below half the smallest subnormal: rounds to zero
+  uint32_t mant = (absx & 0x7FFFFFu) | 0x800000u;
+  // mant * 2^(exp - 23) = half * 2^-24, so drop -(exp + 1) bits (14..24).
+  int shift = -exp - 1;
+  uint32_t half = mant >> shift;
+  uint32_t rest = mant & ((1u << shift) - 1u);
+  uint32_t halfway = 1u << (shift - 1);
+  if (rest > halfway || (rest == halfway && (half & 1u)))
+    ++half;
+  return sign | static_cast<uint16_t>(half);
+}
+
+float memopt::runtime::halfToFloat(uint16_t bits) {
+  uint32_t sign = static_cast<uint32_t>(bits & 0x8000u) << 16;
+  uint32_t exp = (bits >> 10) & 0x1Fu;
+  uint32_t mant = bits & 0x3FFu;
+  if (exp == 0x1F)
+    return bitsFloat(sign | 0x7F800000u | (mant << 13));
+  if (exp != 0)
+    return bitsFloat(sign | ((exp + 112) << 23) | (mant << 13));
+  if (mant == 0)
+    return bitsFloat(sign);
+  // Subnormal: exact as float.
+  float f = static_cast<float>(mant) * (1.0f / 16777216.0f);
+  return sign ? -f : f;
+}
+
+uint16_t memopt::runtime::floatToBFloat16(float value) {
+  uint32_t x = floatBits(value);
+  if ((x & 0x7FFFFFFFu) > 0x7F800000u)
+    return static_cast<uint16_t>((x >> 16) | 0x0040u);
+  uint32_t rounding = 0x7FFFu + ((x >> 16) & 1u);
+  return static_cast<uint16_t>((x + rounding) >> 16);
+}
+
+float memopt::runtime::bfloat16ToFloat(uint16_t bits) {
+  return bitsFloat(static_cast<uint32_t>(bits) << 16);
+}
+
+uint64_t memopt::runtime::bufferStreamSeed(uint64_t seed, int64_t bufferId) {
+  // Mix (seed, id) through one splitmix64 step so that adjacent seeds and ids
+  // give unrelated streams.
+  SplitMix64 mix(seed ^ (0xD1B54A32D192ED03ull *
+                         (static_cast<uint64_t>(bufferId) + 1)));
+  return mix.next();
+}
+
+void memopt::runtime::fillBuffer(void *data, int64_t numElements, DType type,
+                                 uint64_t seed, int64_t bufferId) {
+  SplitMix64 rng(bufferStreamSeed(seed, bufferId));
+  auto smallInt = [&]() {
+    return static_cast<int64_t>(rng.next() >> 60) - 8; // [-8, 8)
+  };
+  for (int64_t i = 0; i < numElements; ++i) {
+    switch (type) {
+    case DType::F32:
+      static_cast<float *>(data)[i] = rng.nextUnitFloat();
+      break;
+    case DType::F64:
+      static_cast<double *>(data)[i] = rng.nextUnitDouble();
+      break;
+    case DType::F16:
+      static_cast<uint16_t *>(data)[i] = floatToHalf(rng.nextUnitFloat());
+      break;
+    case DType::BF16:
+      static_cast<uint16_t *>(data)[i] = floatToBFloat16(rng.nextUnitFloat());
+      break;
+    case DType::I8:
+      static_cast<int8_t *>(data)[i] = static_cast<int8_t>(smallInt());
+      break;
+    case DType::I16:
+      static_cast<int16_t *>(data)[i] = static_cast<int16_t>(smallInt());
+      break;
+    case DType::I32:
+      static_cast<int32_t *>(data)[i] = static_cast<int32_t>(smallInt());
+      break;
+    case DType::I64:
+      static_cast<int64_t *>(data)[i] = smallInt();
+      break;
+    case DType::I1:
+      static_cast<uint8_t *>(data)[i] = static_cast<uint8_t>(rng.next() >> 63);
+      break;
+    }
+  }
+}
+
+std::vector<std::vector<unsigned char>>
+memopt::runtime::makeInputs(const Manifest &m, uint64_t seed) {
+  std::vector<std::vector<unsigned char>> result(m.buffers.size());
+  for (const Buffer &b : m.buffers) {
+    if (b.role != BufferRole::Input)
+      continue;
+    auto &data = result[static_cast<size_t>(b.id)];
+    data.resize(static_cast<size_t>(b.bytes));
+    fillBuffer(data.data(), b.numElements(), b.dtype, seed, b.id);
+  }
+  return result;
+}
+
+double memopt::runtime::loadAsDouble(const void *data, DType type,
+                                     int64_t index) {
+  switch (type) {
+  case DType::F32:
+    return static_cast<const float *>(data)[index];
+  case DType::F64:
+    return static_cast<const double *>(data)[index];
+  case DType::F16:
+    return halfToFloat(static_cast<const uint16_t *>(data)[index]);
+  case DType::BF16:
+    return bfloat16ToFloat(static_cast<const uint16_t *>(data)[index]);
+  case DType::I8:
+    return static_cast<const int8_t *>(data)[index];
+  case DType::I16:
+    return static_cast<const int16_t *>(data)[index];
+  case DType::I32:
+    return static_cast<const int32_t *>(data)[index];
+  case DType::I64:
+    return static_cast<double>(static_cast<const int64_t *>(data)[index]);
+  case DType::I1:
+    return static_cast<const uint8_t *>(data)[index];
+  }
+  return 0.0;
+}

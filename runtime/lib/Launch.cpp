@@ -1,0 +1,449 @@
+//===- Launch.cpp - Running a manifest's schedule on the GPU ----*- C++ -*-===//
+//
+// Part of the memopt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements DevicePipeline and the copy-bandwidth probe.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memopt-runtime/Launch.h"
+#include "memopt-runtime/HostData.h"
+#include "memopt-runtime/Metrics.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+using namespace memopt::runtime;
+
+/// Dynamic shared memory a kernel may use without opting in.
+static constexpr unsigned kDefaultDynamicSharedLimit = 48 * 1024;
+static constexpr size_t kJitLogBytes = 1 << 16;
+
+static std::string dim3String(const std::array<unsigned, 3> &d) {
+  return "[" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," +
+         std::to_string(d[2]) + "]";
+}
+
+static std::string hex(uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+  return buf;
+}
+
+namespace {
+/// A set of events destroyed on scope exit.
+class EventSet {
+public:
+  explicit EventSet(const CudaDriver &drv) : drv(drv) {}
+  ~EventSet() {
+    for (CUevent e : events)
+      drv.api().cuEventDestroy(e);
+  }
+  Status create(size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+      CUevent e = nullptr;
+      Status s = drv.check(drv.api().cuEventCreate(&e, CU_EVENT_DEFAULT),
+                           "cuEventCreate");
+      if (s.failed())
+        return s;
+      events.push_back(e);
+    }
+    return Status::ok();
+  }
+  CUevent operator[](size_t i) const { return events[i]; }
+
+private:
+  const CudaDriver &drv;
+  std::vector<CUevent> events;
+};
+
+/// A device allocation freed on scope exit.
+class DeviceBuffer {
+public:
+  explicit DeviceBuffer(const CudaDriver &drv) : drv(drv) {}
+  ~DeviceBuffer() {
+    if (ptr)
+      drv.api().cuMemFree(ptr);
+  }
+  Status allocate(int64_t bytes, const std::string &what) {
+    return drv.check(drv.api().cuMemAlloc(&ptr, static_cast<size_t>(bytes)),
+                     "cuMemAlloc of " + std::to_string(bytes) + " bytes for " +
+                         what);
+  }
+  CUdeviceptr get() const { return ptr; }
+
+private:
+  const CudaDriver &drv;
+  CUdeviceptr ptr = 0;
+};
+} // namespace
+
+Expected<std::unique_ptr<DevicePipeline>>
+DevicePipeline::create(const CudaDriver &driver, const Manifest &manifest) {
+  std::unique_ptr<DevicePipeline> p(new DevicePipeline(driver, manifest));
+  const DriverApi &api = driver.api();
+
+  std::string ptx;
+  Status s = readFile(manifest.ptxFile, ptx);
+  if (s.failed())
+    return makeError(ErrorKind::Manifest,
+                     manifest.path + ": ptx: " + s.error().message);
+
+  std::vector<char> errorLog(kJitLogBytes, 0), infoLog(kJitLogBytes, 0);
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                            CU_JIT_INFO_LOG_BUFFER,
+                            CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {errorLog.data(),
+                    reinterpret_cast<void *>(static_cast<uintptr_t>(
+                        kJitLogBytes - 1)),
+                    infoLog.data(),
+                    reinterpret_cast<void *>(static_cast<uintptr_t>(
+                        kJitLogBytes - 1))};
+  CUresult rc = api.cuModuleLoadDataEx(&p->module, ptx.c_str(), 4, options,
+                                       values);
+  if (rc != CUDA_SUCCESS) {
+    std::string msg = "cannot load PTX module " + manifest.ptxFile +
+                      " (target " +
+                      (manifest.chip.empty() ? "?" : manifest.chip) +
+                      ", device sm_" + std::to_string(driver.info().ccMajor) +
+                      std::to_string(driver.info().ccMinor) + ")";
+    Error e = driver.check(rc, msg).error();
+    std::string log(errorLog.data());
+    e.message += "\nJIT error log:\n" + (log.empty() ? "  (empty)" : log);
+    return e;
+  }
+
+  // Resolve every launched kernel once; raise the shared-memory limit to the
+  // largest request of each kernel.
+  p->functions.assign(manifest.schedule.size(), nullptr);
+  for (size_t i = 0; i < manifest.schedule.size(); ++i) {
+    const Step &st = manifest.schedule[i];
+    if (st.kind != Step::Kind::Launch)
+      continue;
+    CUfunction f = nullptr;
+    rc = api.cuModuleGetFunction(&f, p->module, st.kernel.c_str());
+    if (rc == CUDA_ERROR_NOT_FOUND)
+      return makeError(ErrorKind::Cuda,
+                       manifest.path + ": schedule[" + std::to_string(i) +
+                           "].kernel: kernel '" + st.kernel +
+                           "' named in the manifest is missing from module " +
+                           manifest.ptxFile + " (CUDA_ERROR_NOT_FOUND)");
+    if ((s = driver.check(rc, "cuModuleGetFunction('" + st.kernel + "')"))
+            .failed())
+      return s.error();
+    p->functions[i] = f;
+    if (st.sharedBytes > kDefaultDynamicSharedLimit) {
+      if (driver.info().maxSharedOptin > 0 &&
+          st.sharedBytes > static_cast<unsigned>(driver.info().maxSharedOptin))
+        return makeError(ErrorKind::Cuda,
+                         manifest.path + ": schedule[" + std::to_string(i) +
+                             "].shared_bytes: kernel '" + st.kernel +
+                             "' asks for " + std::to_string(st.sharedBytes) +
+                             " bytes of dynamic shared memory; the device "
+                             "allows " +
+                             std::to_string(driver.info().maxSharedOptin));
+      if ((s = driver.check(
+               api.cuFuncSetAttribute(
+                   f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                   static_cast<int>(st.sharedBytes)),
+               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES=" +
+                   std::to_string(st.sharedBytes) + ") for kernel '" +
+                   st.kernel + "'"))
+              .failed())
+        return s.error();
+    }
+  }
+
+  p->allocations.assign(manifest.buffers.size(), 0);
+  for (const Buffer &b : manifest.buffers) {
+    if (b.role == BufferRole::Alias)
+      continue;
+    // cuMemAlloc rejects 0 bytes; keep a valid, distinct address anyway.
+    size_t bytes = static_cast<size_t>(std::max<int64_t>(b.bytes, 1));
+    CUdeviceptr ptr = 0;
+    rc = api.cuMemAlloc(&ptr, bytes);
+    if (rc != CUDA_SUCCESS)
+      return driver
+          .check(rc, manifest.pipeline + ": cuMemAlloc for buffer " +
+                         std::to_string(b.id) + " '" + b.name + "' (" +
+                         roleName(b.role) + ", " + std::to_string(b.bytes) +
+                         " bytes = " +
+                         std::to_string(static_cast<double>(b.bytes) /
+                                        (1 << 20)) +
+                         " MiB)")
+          .error();
+    p->allocations[static_cast<size_t>(b.id)] = ptr;
+  }
+  return p;
+}
+
+DevicePipeline::~DevicePipeline() {
+  for (CUdeviceptr ptr : allocations)
+    if (ptr)
+      drv.api().cuMemFree(ptr);
+  // Modules are unloaded with the context at exit; the runtime resolves no
+  // cuModuleUnload so that it needs only the documented entry points.
+}
+
+CUdeviceptr DevicePipeline::address(int64_t id) const {
+  int64_t base, offset;
+  m.resolve(id, base, offset);
+  return allocations[static_cast<size_t>(base)] +
+         static_cast<CUdeviceptr>(offset);
+}
+
+std::string DevicePipeline::describeLaunch(const Step &st) const {
+  std::string s = "kernel '" + st.kernel + "' grid " + dim3String(st.grid) +
+                  " block " + dim3String(st.block) + " shared " +
+                  std::to_string(st.sharedBytes) + " args [";
+  for (size_t i = 0; i < st.args.size(); ++i) {
+    const KernelArg &a = st.args[i];
+    if (i)
+      s += ", ";
+    switch (a.kind) {
+    case KernelArg::Kind::Buffer: {
+      const Buffer &b = m.buffers[static_cast<size_t>(a.bufferId)];
+      s += "buffer " + std::to_string(a.bufferId) + " (" + b.name + ", " +
+           std::to_string(b.bytes) + " B) = " + hex(address(a.bufferId));
+      break;
+    }
+    case KernelArg::Kind::I64:
+      s += "i64 " + std::to_string(a.intValue);
+      break;
+    case KernelArg::Kind::I32:
+      s += "i32 " + std::to_string(a.intValue);
+      break;
+    case KernelArg::Kind::F32:
+      s += "f32 " + std::to_string(a.floatValue);
+      break;
+    }
+  }
+  return s + "]";
+}
+
+Status DevicePipeline::upload(
+    const std::vector<std::vector<unsigned char>> &inputs) {
+  for (const Buffer &b : m.buffers) {
+    if (b.role != BufferRole::Input)
+      continue;
+    const auto &data = inputs[static_cast<size_t>(b.id)];
+    if (static_cast<int64_t>(data.size()) != b.bytes)
+      return makeError(ErrorKind::Manifest,
+                       m.path + ": buffers[id=" + std::to_string(b.id) +
+                           "]: host input has " + std::to_string(data.size()) +
+                           " bytes, manifest says " + std::to_string(b.bytes));
+    Status s = drv.check(
+        drv.api().cuMemcpyHtoD(address(b.id), data.data(), data.size()),
+        "cuMemcpyHtoD of input buffer " + std::to_string(b.id));
+    if (s.failed())
+      return s;
+  }
+  return Status::ok();
+}
+
+Status DevicePipeline::poison() {
+  for (const Buffer &b : m.buffers) {
+    if (b.role != BufferRole::Output && b.role != BufferRole::Temp)
+      continue;
+    if (b.bytes == 0)
+      continue;
+    Status s = drv.check(drv.api().cuMemsetD8(address(b.id), kPoisonByte,
+                                              static_cast<size_t>(b.bytes)),
+                         "cuMemsetD8 (poison) of buffer " +
+                             std::to_string(b.id));
+    if (s.failed())
+      return s;
+  }
+  return Status::ok();
+}
+
+Status DevicePipeline::launch(size_t stepIndex) {
+  const Step &st = m.schedule[stepIndex];
+  const DriverApi &api = drv.api();
+  if (st.kind == Step::Kind::Copy) {
+    return drv.check(api.cuMemcpyDtoD(address(st.dst), address(st.src),
+                                      static_cast<size_t>(st.copyBytes)),
+                     m.pipeline + " schedule[" + std::to_string(stepIndex) +
+                         "]: cuMemcpyDtoD buffer " + std::to_string(st.src) +
+                         " -> " + std::to_string(st.dst) + " (" +
+                         std::to_string(st.copyBytes) + " bytes)");
+  }
+  // Argument storage must outlive the call; one 8-byte slot per argument.
+  std::vector<uint64_t> storage(st.args.size(), 0);
+  std::vector<void *> params(st.args.size(), nullptr);
+  for (size_t i = 0; i < st.args.size(); ++i) {
+    const KernelArg &a = st.args[i];
+    void *slot = &storage[i];
+    switch (a.kind) {
+    case KernelArg::Kind::Buffer: {
+      CUdeviceptr p = address(a.bufferId);
+      std::memcpy(slot, &p, sizeof(p));
+      break;
+    }
+    case KernelArg::Kind::I64: {
+      int64_t v = a.intValue;
+      std::memcpy(slot, &v, sizeof(v));
+      break;
+    }
+    case KernelArg::Kind::I32: {
+      int32_t v = static_cast<int32_t>(a.intValue);
+      std::memcpy(slot, &v, sizeof(v));
+      break;
+    }
+    case KernelArg::Kind::F32: {
+      float v = a.floatValue;
+      std::memcpy(slot, &v, sizeof(v));
+      break;
+    }
+    }
+    params[i] = slot;
+  }
+  CUresult rc = api.cuLaunchKernel(
+      functions[stepIndex], st.grid[0], st.grid[1], st.grid[2], st.block[0],
+      st.block[1], st.block[2], st.sharedBytes, nullptr,
+      params.empty() ? nullptr : params.data(), nullptr);
+  return drv.check(rc, m.pipeline + " schedule[" + std::to_string(stepIndex) +
+                           "]: cuLaunchKernel failed for " +
+                           describeLaunch(st));
+}
+
+Status DevicePipeline::run(bool syncEachStep) {
+  for (size_t i = 0; i < m.schedule.size(); ++i) {
+    Status s = launch(i);
+    if (s.failed())
+      return s;
+    if (!syncEachStep)
+      continue;
+    const Step &st = m.schedule[i];
+    s = drv.check(drv.api().cuCtxSynchronize(),
+                  m.pipeline + " schedule[" + std::to_string(i) + "]: " +
+                      (st.kind == Step::Kind::Launch
+                           ? "kernel failed: " + describeLaunch(st)
+                           : "copy " + std::to_string(st.src) + " -> " +
+                                 std::to_string(st.dst) + " failed"));
+    if (s.failed())
+      return s;
+  }
+  return drv.check(drv.api().cuCtxSynchronize(),
+                   m.pipeline + ": cuCtxSynchronize after the schedule");
+}
+
+Status DevicePipeline::download(int64_t id, std::vector<unsigned char> &out) {
+  const Buffer &b = m.buffers[static_cast<size_t>(id)];
+  out.resize(static_cast<size_t>(b.bytes));
+  if (b.bytes == 0)
+    return Status::ok();
+  return drv.check(drv.api().cuMemcpyDtoH(out.data(), address(id), out.size()),
+                   "cuMemcpyDtoH of buffer " + std::to_string(id));
+}
+
+Expected<PipelineTiming> DevicePipeline::time(int warmup, int iters) {
+  const DriverApi &api = drv.api();
+  size_t n = m.schedule.size();
+  EventSet events(drv);
+  Status s = events.create(n + 1);
+  if (s.failed())
+    return s.error();
+  PipelineTiming t;
+  t.stepSamples.assign(n, {});
+  for (int it = 0; it < warmup + iters; ++it) {
+    if ((s = poison()).failed())
+      return s.error();
+    if ((s = drv.check(api.cuEventRecord(events[0], nullptr),
+                       "cuEventRecord"))
+            .failed())
+      return s.error();
+    for (size_t i = 0; i < n; ++i) {
+      if ((s = launch(i)).failed())
+        return s.error();
+      if ((s = drv.check(api.cuEventRecord(events[i + 1], nullptr),
+                         "cuEventRecord"))
+              .failed())
+        return s.error();
+    }
+    if ((s = drv.check(api.cuEventSynchronize(events[n]),
+                       m.pipeline + ": timed run " + std::to_string(it) +
+                           " failed"))
+            .failed())
+      return s.error();
+    if (it < warmup)
+      continue;
+    float total = 0.0f;
+    for (size_t i = 0; i < n; ++i) {
+      float ms = 0.0f;
+      if ((s = drv.check(
+               api.cuEventElapsedTime(&ms, events[i], events[i + 1]),
+               "cuEventElapsedTime"))
+              .failed())
+        return s.error();
+      t.stepSamples[i].push_back(ms);
+    }
+    if ((s = drv.check(api.cuEventElapsedTime(&total, events[0], events[n]),
+                       "cuEventElapsedTime"))
+            .failed())
+      return s.error();
+    t.totalSamples.push_back(total);
+  }
+  for (size_t i = 0; i < n; ++i)
+    t.stepMedianMs.push_back(median(t.stepSamples[i]));
+  t.totalMedianMs = median(t.totalSamples);
+  t.totalMinMs = *std::min_element(t.totalSamples.begin(), t.totalSamples.end());
+  t.totalMaxMs = *std::max_element(t.totalSamples.begin(), t.totalSamples.end());
+  return t;
+}
+
+Expected<CopyBandwidth>
+memopt::runtime::measureCopyBandwidth(const CudaDriver &driver, int64_t bytes,
+                                      int warmup, int iters) {
+  const DriverApi &api = driver.api();
+  DeviceBuffer src(driver), dst(driver);
+  Status s;
+  if ((s = src.allocate(bytes, "the copy-bandwidth source")).failed() ||
+      (s = dst.allocate(bytes, "the copy-bandwidth destination")).failed())
+    return s.error();
+  if ((s = driver.check(api.cuMemsetD8(src.get(), 0x5A,
+                                       static_cast<size_t>(bytes)),
+                        "cuMemsetD8"))
+          .failed())
+    return s.error();
+  EventSet events(driver);
+  if ((s = events.create(2)).failed())
+    return s.error();
+  std::vector<double> samples;
+  for (int it = 0; it < warmup + iters; ++it) {
+    if ((s = driver.check(api.cuEventRecord(events[0], nullptr),
+                          "cuEventRecord"))
+            .failed() ||
+        (s = driver.check(api.cuMemcpyDtoD(dst.get(), src.get(),
+                                           static_cast<size_t>(bytes)),
+                          "cuMemcpyDtoD (copy bandwidth)"))
+            .failed() ||
+        (s = driver.check(api.cuEventRecord(events[1], nullptr),
+                          "cuEventRecord"))
+            .failed() ||
+        (s = driver.check(api.cuEventSynchronize(events[1]),
+                          "cuEventSynchronize (copy bandwidth)"))
+            .failed())
+      return s.error();
+    if (it < warmup)
+      continue;
+    float ms = 0.0f;
+    if ((s = driver.check(api.cuEventElapsedTime(&ms, events[0], events[1]),
+                          "cuEventElapsedTime"))
+            .failed())
+      return s.error();
+    samples.push_back(ms);
+  }
+  CopyBandwidth bw;
+  bw.bufferBytes = bytes;
+  bw.iterations = iters;
+  bw.medianMs = median(samples);
+  bw.gbPerSecond =
+      gbPerSecond(copyBytesCounted(static_cast<double>(bytes)), bw.medianMs);
+  return bw;
+}

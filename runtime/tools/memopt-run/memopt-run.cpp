@@ -1,0 +1,680 @@
+//===- memopt-run.cpp - Run, verify and time memopt pipelines ---*- C++ -*-===//
+//
+// Part of the memopt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements memopt-run: it loads the baseline and optimized PTX
+// modules of one workload, fills the inputs from a seed, runs both on the GPU
+// and the CPU reference on the host, verifies the outputs, times both
+// pipelines with events, measures the device's copy bandwidth in the same
+// process, and reports a table and JSON. It prints no figure it did not
+// measure in this run.
+//
+// Exit codes: 0 ok, 1 verification failed, 2 usage or manifest error,
+// 3 no CUDA driver or GPU, 4 CUDA error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memopt-runtime/Driver.h"
+#include "memopt-runtime/HostData.h"
+#include "memopt-runtime/Json.h"
+#include "memopt-runtime/Launch.h"
+#include "memopt-runtime/Manifest.h"
+#include "memopt-runtime/Metrics.h"
+#include "memopt-runtime/Reference.h"
+#include "memopt-runtime/Verify.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace memopt::runtime;
+
+namespace {
+struct Options {
+  std::string baseline, optimized, reference;
+  std::string jsonOut;
+  std::string name;
+  std::string driverLibrary = "libcuda.so.1";
+  uint64_t seed = 0;
+  int warmup = 5;
+  int iters = 30;
+  int device = 0;
+  int64_t copyBytes = int64_t(1) << 30;
+  bool timing = true;
+  double atol = -1.0, rtol = -1.0; // < 0: dtype defaults
+};
+
+/// Outcome of comparing one output buffer against an expectation.
+struct Check {
+  std::string what; // "baseline vs reference"
+  int64_t bufferId;
+  std::string bufferName;
+  DType dtype;
+  Tolerance tol;
+  CompareResult result;
+};
+
+/// Everything measured for one GPU pipeline.
+struct PipelineResult {
+  const Manifest *manifest = nullptr;
+  bool timed = false;
+  PipelineTiming timing;
+  bool inputsUnchanged = true;
+  std::vector<int64_t> modifiedInputs;
+  std::vector<std::vector<unsigned char>> outputs; // by output index
+};
+} // namespace
+
+static const char *kUsage =
+    "usage: memopt-run --baseline B.json --optimized O.json --reference R.json\n"
+    "                  [--seed N] [--warmup N] [--iters N] [--json out.json]\n"
+    "                  [--no-timing] [--name NAME] [--device N]\n"
+    "                  [--copy-bytes N] [--atol X] [--rtol X]\n"
+    "                  [--cuda-driver LIB]\n"
+    "\n"
+    "Runs the baseline and optimized pipelines of one workload on the GPU,\n"
+    "checks both against the CPU reference and each other, and times both.\n"
+    "  --seed N         input fill seed (default 0)\n"
+    "  --warmup N       untimed runs before timing (default 5)\n"
+    "  --iters N        timed runs; the median is reported (default 30)\n"
+    "  --no-timing      run each pipeline once and verify only\n"
+    "  --json FILE      also write the report as JSON\n"
+    "  --name NAME      workload name in the report (default: function name)\n"
+    "  --device N       CUDA device ordinal (default 0)\n"
+    "  --copy-bytes N   size of the copy-bandwidth probe (default 1 GiB)\n"
+    "  --atol/--rtol X  override the float tolerances (default per dtype)\n"
+    "  --cuda-driver L  driver library to dlopen (default libcuda.so.1)\n"
+    "exit codes: 0 ok, 1 verification failed, 2 usage/manifest error,\n"
+    "            3 no CUDA driver/GPU, 4 CUDA error\n";
+
+static bool parseInt64(const char *s, int64_t &out) {
+  char *end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(s, &end, 0);
+  if (errno || !end || *end || end == s)
+    return false;
+  out = v;
+  return true;
+}
+
+static bool parseDouble(const char *s, double &out) {
+  char *end = nullptr;
+  errno = 0;
+  out = std::strtod(s, &end);
+  return !errno && end && !*end && end != s;
+}
+
+static Status parseArgs(int argc, char **argv, Options &o) {
+  auto usage = [](const std::string &msg) {
+    return makeError(ErrorKind::Usage, msg + "\n" + kUsage);
+  };
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      std::fputs(kUsage, stdout);
+      std::exit(kExitOk);
+    }
+    if (a == "--no-timing") {
+      o.timing = false;
+      continue;
+    }
+    // Everything else takes a value: "--flag value" or "--flag=value".
+    std::string value;
+    size_t eq = a.find('=');
+    if (eq != std::string::npos) {
+      value = a.substr(eq + 1);
+      a = a.substr(0, eq);
+    } else {
+      if (i + 1 >= argc)
+        return usage("option " + a + " needs a value");
+      value = argv[++i];
+    }
+    int64_t n = 0;
+    auto intArg = [&](int64_t minValue) -> bool {
+      return parseInt64(value.c_str(), n) && n >= minValue;
+    };
+    if (a == "--baseline") {
+      o.baseline = value;
+    } else if (a == "--optimized") {
+      o.optimized = value;
+    } else if (a == "--reference") {
+      o.reference = value;
+    } else if (a == "--json") {
+      o.jsonOut = value;
+    } else if (a == "--name") {
+      o.name = value;
+    } else if (a == "--cuda-driver") {
+      o.driverLibrary = value;
+    } else if (a == "--seed") {
+      if (!intArg(0))
+        return usage("--seed: expected a non-negative integer, got '" + value +
+                     "'");
+      o.seed = static_cast<uint64_t>(n);
+    } else if (a == "--warmup") {
+      if (!intArg(0))
+        return usage("--warmup: expected an integer >= 0, got '" + value + "'");
+      o.warmup = static_cast<int>(n);
+    } else if (a == "--iters") {
+      if (!intArg(1))
+        return usage("--iters: expected an integer >= 1, got '" + value + "'");
+      o.iters = static_cast<int>(n);
+    } else if (a == "--device") {
+      if (!intArg(0))
+        return usage("--device: expected an integer >= 0, got '" + value + "'");
+      o.device = static_cast<int>(n);
+    } else if (a == "--copy-bytes") {
+      if (!intArg(1 << 20))
+        return usage("--copy-bytes: expected an integer >= 1048576, got '" +
+                     value + "'");
+      o.copyBytes = n;
+    } else if (a == "--atol") {
+      if (!parseDouble(value.c_str(), o.atol) || o.atol < 0)
+        return usage("--atol: expected a non-negative number");
+    } else if (a == "--rtol") {
+      if (!parseDouble(value.c_str(), o.rtol) || o.rtol < 0)
+        return usage("--rtol: expected a non-negative number");
+    } else {
+      return usage("unknown option '" + a + "'");
+    }
+  }
+  if (o.baseline.empty() || o.optimized.empty() || o.reference.empty())
+    return usage("--baseline, --optimized and --reference are required");
+  return Status::ok();
+}
+
+static json::Value dim3Json(const std::array<unsigned, 3> &d) {
+  json::Value v = json::Value::array();
+  for (unsigned x : d)
+    v.push(static_cast<int64_t>(x));
+  return v;
+}
+
+static json::Value checkJson(const Check &c) {
+  json::Value v = json::Value::object();
+  v.set("comparison", c.what);
+  v.set("buffer", c.bufferId);
+  v.set("name", c.bufferName);
+  v.set("dtype", dtypeName(c.dtype));
+  v.set("passed", c.result.passed());
+  v.set("elements", c.result.elements);
+  v.set("mismatches", c.result.mismatches);
+  v.set("first_mismatch", c.result.firstMismatch);
+  if (c.result.firstMismatch >= 0) {
+    v.set("first_mismatch_got", c.result.firstGot);
+    v.set("first_mismatch_expected", c.result.firstRef);
+  }
+  v.set("non_finite", c.result.nonFinite);
+  v.set("max_abs_err", c.result.maxAbsErr);
+  v.set("max_rel_err", c.result.maxRelErr);
+  v.set("rel_l2_err", c.result.relL2);
+  json::Value tol = json::Value::object();
+  if (isFloat(c.dtype)) {
+    tol.set("atol", c.tol.atol);
+    tol.set("rtol", c.tol.rtol);
+  } else {
+    tol.set("max_int_diff", c.tol.maxIntDiff);
+  }
+  v.set("tolerance", tol);
+  return v;
+}
+
+static std::string fmt(const char *format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), format, v);
+  return buf;
+}
+
+static std::string nowIso() {
+  std::time_t t = std::time(nullptr);
+  char buf[64];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+static Status writeJsonFile(const std::string &path, const json::Value &v) {
+  std::ofstream out(path);
+  if (!out)
+    return makeError(ErrorKind::Usage, "--json: cannot write '" + path + "'");
+  out << json::write(v);
+  return out ? Status::ok()
+             : makeError(ErrorKind::Usage, "--json: write error on " + path);
+}
+
+/// Fails the run: prints the error, writes a figure-free JSON if asked.
+static int fail(const Options &o, const Error &e) {
+  std::fprintf(stderr, "memopt-run: error: %s\n", e.message.c_str());
+  if (!o.jsonOut.empty()) {
+    json::Value v = json::Value::object();
+    v.set("tool", "memopt-run");
+    v.set("name", o.name);
+    v.set("date", nowIso());
+    v.set("status", "error");
+    v.set("exit_code", static_cast<int64_t>(exitCodeFor(e.kind)));
+    v.set("error", e.message);
+    (void)writeJsonFile(o.jsonOut, v);
+  }
+  return exitCodeFor(e.kind);
+}
+
+static uint64_t hashBytes(const std::vector<unsigned char> &data) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  size_t i = 0, n = data.size();
+  // 8 bytes at a time: inputs are hundreds of MiB.
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, data.data() + i, 8);
+    h = (h ^ w) * 0x100000001b3ull;
+    h ^= h >> 29;
+  }
+  for (; i < n; ++i)
+    h = (h ^ data[i]) * 0x100000001b3ull;
+  return h;
+}
+
+static Tolerance toleranceFor(const Options &o, DType type) {
+  Tolerance t = defaultTolerance(type);
+  if (isFloat(type)) {
+    if (o.atol >= 0)
+      t.atol = o.atol;
+    if (o.rtol >= 0)
+      t.rtol = o.rtol;
+  }
+  return t;
+}
+
+/// Runs one GPU pipeline: verify run (poisoned outputs, synchronized steps),
+/// outputs and inputs back to the host, then timing if requested.
+static Status runPipeline(const CudaDriver &drv, const Manifest &m,
+                          const Options &o,
+                          const std::vector<std::vector<unsigned char>> &inputs,
+                          PipelineResult &r) {
+  r.manifest = &m;
+  Expected<std::unique_ptr<DevicePipeline>> created =
+      DevicePipeline::create(drv, m);
+  if (created.failed())
+    return created.status();
+  DevicePipeline &p = **created;
+  Status s;
+  if ((s = p.upload(inputs)).failed() || (s = p.poison()).failed() ||
+      (s = p.run(/*syncEachStep=*/true)).failed())
+    return s;
+  unsigned first = m.numInputs(), count = m.numOutputs();
+  r.outputs.resize(count);
+  for (unsigned k = 0; k < count; ++k)
+    if ((s = p.download(first + k, r.outputs[k])).failed())
+      return s;
+  // A pipeline that writes its inputs would make timing runs compute on
+  // different data and is wrong by the manifest's contract.
+  for (unsigned id = 0; id < first; ++id) {
+    std::vector<unsigned char> back;
+    if ((s = p.download(id, back)).failed())
+      return s;
+    if (back != inputs[id]) {
+      r.inputsUnchanged = false;
+      r.modifiedInputs.push_back(id);
+    }
+  }
+  if (!o.timing)
+    return Status::ok();
+  Expected<PipelineTiming> t = p.time(o.warmup, o.iters);
+  if (t.failed())
+    return t.status();
+  r.timing = std::move(*t);
+  r.timed = true;
+  return Status::ok();
+}
+
+static double modelBytes(const Manifest &m) {
+  return static_cast<double>(m.modelBytesRead + m.modelBytesWritten);
+}
+
+int main(int argc, char **argv) {
+  Options o;
+  Status s = parseArgs(argc, argv, o);
+  if (s.failed()) {
+    std::fprintf(stderr, "memopt-run: error: %s", s.error().message.c_str());
+    return kExitUsage;
+  }
+
+  // 1. Manifests: load, validate, cross-check.
+  Expected<Manifest> base = loadManifest(o.baseline);
+  if (base.failed())
+    return fail(o, base.error());
+  Expected<Manifest> opt = loadManifest(o.optimized);
+  if (opt.failed())
+    return fail(o, opt.error());
+  Expected<Manifest> ref = loadManifest(o.reference);
+  if (ref.failed())
+    return fail(o, ref.error());
+  if (o.name.empty())
+    o.name = base->function;
+  if (base->pipeline == "reference")
+    return fail(o, makeError(ErrorKind::Manifest,
+                             o.baseline + ": pipeline: --baseline needs a GPU "
+                                          "manifest, got 'reference'"));
+  if (opt->pipeline == "reference")
+    return fail(o, makeError(ErrorKind::Manifest,
+                             o.optimized + ": pipeline: --optimized needs a "
+                                           "GPU manifest, got 'reference'"));
+  if (ref->pipeline != "reference")
+    return fail(o, makeError(ErrorKind::Manifest,
+                             o.reference + ": pipeline: --reference needs "
+                                           "pipeline 'reference', got '" +
+                                 ref->pipeline + "'"));
+  if ((s = checkCompatible(*ref, *base)).failed() ||
+      (s = checkCompatible(*ref, *opt)).failed())
+    return fail(o, s.error());
+  for (const Manifest *m : {&base.value(), &opt.value()}) {
+    if (m->scheduleBytesRead() != m->modelBytesRead ||
+        m->scheduleBytesWritten() != m->modelBytesWritten)
+      std::fprintf(stderr,
+                   "memopt-run: warning: %s: model_bytes (%lld read, %lld "
+                   "written) differs from the schedule's sum (%lld, %lld); "
+                   "totals use model_bytes\n",
+                   m->path.c_str(), (long long)m->modelBytesRead,
+                   (long long)m->modelBytesWritten,
+                   (long long)m->scheduleBytesRead(),
+                   (long long)m->scheduleBytesWritten());
+  }
+  if (ref->numInputs() + ref->numOutputs() > kMaxReferenceArgs)
+    return fail(o, makeError(ErrorKind::Manifest,
+                             o.reference + ": buffers: more than " +
+                                 std::to_string(kMaxReferenceArgs) +
+                                 " inputs and outputs"));
+
+  // 2. Driver and device: without them, say so and print no figures.
+  CudaDriver drv;
+  if ((s = drv.load(o.driverLibrary)).failed() ||
+      (s = drv.init(o.device)).failed())
+    return fail(o, s.error());
+  const DeviceInfo &dev = drv.info();
+  std::string arch =
+      "sm_" + std::to_string(dev.ccMajor) + std::to_string(dev.ccMinor);
+  for (const Manifest *m : {&base.value(), &opt.value()})
+    if (!m->chip.empty() && m->chip != arch)
+      std::fprintf(stderr,
+                   "memopt-run: warning: %s targets %s, device is %s\n",
+                   m->path.c_str(), m->chip.c_str(), arch.c_str());
+
+  // 3. Inputs and the CPU reference.
+  std::vector<std::vector<unsigned char>> inputs = makeInputs(*ref, o.seed);
+  std::vector<uint64_t> inputHashes;
+  for (unsigned id = 0; id < ref->numInputs(); ++id)
+    inputHashes.push_back(hashBytes(inputs[id]));
+  ReferenceLibrary refLib;
+  if ((s = refLib.open(ref->libraryFile, ref->symbol)).failed())
+    return fail(o, s.error());
+  unsigned numIn = ref->numInputs(), numOut = ref->numOutputs();
+  std::vector<std::vector<unsigned char>> refOutputs(numOut);
+  std::vector<void *> refArgs;
+  for (unsigned id = 0; id < numIn; ++id)
+    refArgs.push_back(inputs[id].data());
+  for (unsigned k = 0; k < numOut; ++k) {
+    refOutputs[k].assign(static_cast<size_t>(ref->buffers[numIn + k].bytes),
+                         kPoisonByte);
+    refArgs.push_back(refOutputs[k].data());
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  if ((s = refLib.call(refArgs)).failed())
+    return fail(o, s.error());
+  double refSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
+  for (unsigned id = 0; id < numIn; ++id)
+    if (hashBytes(inputs[id]) != inputHashes[id])
+      return fail(o, makeError(ErrorKind::Reference,
+                               ref->libraryFile + ": the CPU reference wrote "
+                                                  "input buffer " +
+                                   std::to_string(id)));
+
+  // 4. GPU pipelines, one at a time to bound device memory.
+  PipelineResult results[2];
+  const Manifest *manifests[2] = {&base.value(), &opt.value()};
+  const char *labels[2] = {"baseline", "optimized"};
+  for (int k = 0; k < 2; ++k)
+    if ((s = runPipeline(drv, *manifests[k], o, inputs, results[k])).failed())
+      return fail(o, s.error());
+
+  // 5. Copy bandwidth, in this process, after the pipelines freed memory.
+  CopyBandwidth copy;
+  if (o.timing) {
+    Expected<CopyBandwidth> bw =
+        measureCopyBandwidth(drv, o.copyBytes, o.warmup, std::max(o.iters, 20));
+    if (bw.failed())
+      return fail(o, bw.error());
+    copy = *bw;
+  }
+
+  // 6. Verification.
+  std::vector<Check> checks;
+  bool allPassed = true;
+  for (unsigned k = 0; k < numOut; ++k) {
+    const Buffer &b = ref->buffers[numIn + k];
+    Tolerance tol = toleranceFor(o, b.dtype);
+    auto add = [&](const std::string &what, const std::vector<unsigned char> &g,
+                   const std::vector<unsigned char> &e) {
+      Check c{what, b.id, b.name, b.dtype, tol,
+              compareBuffers(g.data(), e.data(), b.dtype, b.numElements(),
+                             tol)};
+      allPassed &= c.result.passed();
+      checks.push_back(std::move(c));
+    };
+    add("baseline vs reference", results[0].outputs[k], refOutputs[k]);
+    add("optimized vs reference", results[1].outputs[k], refOutputs[k]);
+    add("optimized vs baseline", results[1].outputs[k], results[0].outputs[k]);
+  }
+  for (const PipelineResult &r : results)
+    allPassed &= r.inputsUnchanged;
+
+  // 7. Report: JSON tree first, the table is printed from the same numbers.
+  json::Value report = json::Value::object();
+  report.set("tool", "memopt-run");
+  report.set("format_version", 1);
+  report.set("name", o.name);
+  report.set("function", base->function);
+  report.set("date", nowIso());
+  report.set("status", allPassed ? "ok" : "verification_failed");
+  report.set("exit_code",
+             static_cast<int64_t>(allPassed ? kExitOk : kExitVerificationFailed));
+  json::Value devJ = json::Value::object();
+  devJ.set("name", dev.name);
+  devJ.set("ordinal", static_cast<int64_t>(dev.ordinal));
+  devJ.set("arch", arch);
+  devJ.set("sm_count", static_cast<int64_t>(dev.smCount));
+  devJ.set("driver_version", static_cast<int64_t>(dev.driverVersion));
+  devJ.set("driver_version_string",
+           std::to_string(dev.driverVersion / 1000) + "." +
+               std::to_string((dev.driverVersion % 1000) / 10));
+  report.set("device", devJ);
+  json::Value cfg = json::Value::object();
+  cfg.set("seed", static_cast<int64_t>(o.seed));
+  cfg.set("timing", o.timing);
+  cfg.set("warmup", static_cast<int64_t>(o.warmup));
+  cfg.set("iters", static_cast<int64_t>(o.iters));
+  cfg.set("baseline_manifest", o.baseline);
+  cfg.set("optimized_manifest", o.optimized);
+  cfg.set("reference_manifest", o.reference);
+  report.set("config", cfg);
+  if (o.timing) {
+    json::Value c = json::Value::object();
+    c.set("method", "cuMemcpyDtoD, bytes = read + written");
+    c.set("buffer_bytes", copy.bufferBytes);
+    c.set("iterations", static_cast<int64_t>(copy.iterations));
+    c.set("median_ms", copy.medianMs);
+    c.set("gbps", copy.gbPerSecond);
+    report.set("copy_bandwidth", c);
+  }
+  report.set("reference_cpu_seconds", refSeconds);
+
+  json::Value pipes = json::Value::object();
+  double totalMs[2] = {NAN, NAN};
+  for (int k = 0; k < 2; ++k) {
+    const Manifest &m = *manifests[k];
+    const PipelineResult &r = results[k];
+    json::Value pj = json::Value::object();
+    pj.set("manifest", m.path);
+    pj.set("ptx", m.ptxFile);
+    pj.set("pipeline", m.pipeline);
+    json::Value steps = json::Value::array();
+    for (size_t i = 0; i < m.schedule.size(); ++i) {
+      const Step &st = m.schedule[i];
+      json::Value sj = json::Value::object();
+      sj.set("index", static_cast<int64_t>(i));
+      sj.set("kind", st.kind == Step::Kind::Launch ? "launch" : "copy");
+      if (st.kind == Step::Kind::Launch) {
+        sj.set("kernel", st.kernel);
+        sj.set("grid", dim3Json(st.grid));
+        sj.set("block", dim3Json(st.block));
+        sj.set("shared_bytes", static_cast<int64_t>(st.sharedBytes));
+      } else {
+        sj.set("src", st.src);
+        sj.set("dst", st.dst);
+      }
+      sj.set("model_bytes_read", st.bytesRead);
+      sj.set("model_bytes_written", st.bytesWritten);
+      if (r.timed) {
+        double ms = r.timing.stepMedianMs[i];
+        sj.set("median_ms", ms);
+        sj.set("model_gbps",
+               gbPerSecond(static_cast<double>(st.bytesRead + st.bytesWritten),
+                           ms));
+      }
+      steps.push(sj);
+    }
+    pj.set("steps", steps);
+    json::Value tj = json::Value::object();
+    tj.set("model_bytes_read", m.modelBytesRead);
+    tj.set("model_bytes_written", m.modelBytesWritten);
+    tj.set("model_bytes", m.modelBytesRead + m.modelBytesWritten);
+    tj.set("min_bytes", m.minBytes);
+    tj.set("kernels", static_cast<int64_t>(m.schedule.size()));
+    if (r.timed) {
+      totalMs[k] = r.timing.totalMedianMs;
+      double eff = gbPerSecond(static_cast<double>(m.minBytes), totalMs[k]);
+      tj.set("median_ms", totalMs[k]);
+      tj.set("min_ms", r.timing.totalMinMs);
+      tj.set("max_ms", r.timing.totalMaxMs);
+      tj.set("effective_gbps", eff);
+      tj.set("model_gbps", gbPerSecond(modelBytes(m), totalMs[k]));
+      tj.set("fraction_of_copy", fractionOf(eff, copy.gbPerSecond));
+    }
+    pj.set("total", tj);
+    json::Value inJ = json::Value::array();
+    for (int64_t id : r.modifiedInputs)
+      inJ.push(id);
+    pj.set("inputs_unchanged", r.inputsUnchanged);
+    pj.set("modified_inputs", inJ);
+    pipes.set(labels[k], pj);
+  }
+  report.set("pipelines", pipes);
+  json::Value red = json::Value::object();
+  red.set("baseline_model_bytes", modelBytes(*manifests[0]));
+  red.set("optimized_model_bytes", modelBytes(*manifests[1]));
+  red.set("factor",
+          reductionFactor(modelBytes(*manifests[0]), modelBytes(*manifests[1])));
+  report.set("bytes_reduction_model", red);
+  if (o.timing)
+    report.set("speedup", totalMs[0] / totalMs[1]);
+  json::Value ver = json::Value::object();
+  ver.set("passed", allPassed);
+  json::Value cj = json::Value::array();
+  for (const Check &c : checks)
+    cj.push(checkJson(c));
+  ver.set("checks", cj);
+  report.set("verification", ver);
+
+  // Table.
+  std::printf("memopt-run %s: %s (%s, %d SMs), driver %d.%d, seed %llu\n",
+              o.name.c_str(), dev.name.c_str(), arch.c_str(), dev.smCount,
+              dev.driverVersion / 1000, (dev.driverVersion % 1000) / 10,
+              (unsigned long long)o.seed);
+  if (o.timing)
+    std::printf("timing: %d warm-up + %d timed runs, median; copy bandwidth "
+                "(cuMemcpyDtoD %.0f MiB, read+write): %.1f GB/s\n",
+                o.warmup, o.iters,
+                static_cast<double>(copy.bufferBytes) / (1 << 20),
+                copy.gbPerSecond);
+  else
+    std::printf("timing: off (--no-timing), verification only\n");
+  std::printf("CPU reference: %.2f s\n\n", refSeconds);
+  std::printf("%-9s %4s %-28s %-16s %-12s %10s %10s %10s %9s\n", "pipeline",
+              "step", "kernel", "grid", "block", "model MB r", "model MB w",
+              "median ms", "GB/s");
+  for (int k = 0; k < 2; ++k) {
+    const Manifest &m = *manifests[k];
+    for (size_t i = 0; i < m.schedule.size(); ++i) {
+      const Step &st = m.schedule[i];
+      auto d3 = [](const std::array<unsigned, 3> &d) {
+        return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" +
+               std::to_string(d[2]);
+      };
+      std::string ms = "-", gbps = "-";
+      if (results[k].timed) {
+        double t = results[k].timing.stepMedianMs[i];
+        ms = fmt("%.4f", t);
+        gbps = fmt("%.1f", gbPerSecond(
+                               static_cast<double>(st.bytesRead + st.bytesWritten), t));
+      }
+      bool launch = st.kind == Step::Kind::Launch;
+      std::printf("%-9s %4zu %-28s %-16s %-12s %10.1f %10.1f %10s %9s\n",
+                  labels[k], i, st.label().c_str(),
+                  launch ? d3(st.grid).c_str() : "-",
+                  launch ? d3(st.block).c_str() : "-", st.bytesRead / 1e6,
+                  st.bytesWritten / 1e6, ms.c_str(), gbps.c_str());
+    }
+  }
+  std::printf("\n%-9s %7s %11s %10s %10s %10s %8s\n", "pipeline", "kernels",
+              "model MB", "min MB", "median ms", "eff GB/s", "%copy");
+  for (int k = 0; k < 2; ++k) {
+    const Manifest &m = *manifests[k];
+    std::string ms = "-", eff = "-", frac = "-";
+    if (results[k].timed) {
+      double e = gbPerSecond(static_cast<double>(m.minBytes), totalMs[k]);
+      ms = fmt("%.4f", totalMs[k]);
+      eff = fmt("%.1f", e);
+      frac = fmt("%.1f%%", 100.0 * fractionOf(e, copy.gbPerSecond));
+    }
+    std::printf("%-9s %7zu %11.1f %10.1f %10s %10s %8s\n", labels[k],
+                m.schedule.size(), modelBytes(m) / 1e6, m.minBytes / 1e6,
+                ms.c_str(), eff.c_str(), frac.c_str());
+  }
+  std::printf("\nbytes moved (model) baseline/optimized: %.2fx",
+              reductionFactor(modelBytes(*manifests[0]),
+                              modelBytes(*manifests[1])));
+  if (o.timing)
+    std::printf("   speedup (median time) baseline/optimized: %.2fx",
+                totalMs[0] / totalMs[1]);
+  std::printf("\n\nverification (max abs / max rel / rel L2, mismatches):\n");
+  for (const Check &c : checks) {
+    std::printf("  %-4s %-23s buffer %lld %-10s %-4s %.3g / %.3g / %.3g, "
+                "%lld of %lld",
+                c.result.passed() ? "PASS" : "FAIL", c.what.c_str(),
+                (long long)c.bufferId, c.bufferName.c_str(),
+                dtypeName(c.dtype), c.result.maxAbsErr, c.result.maxRelErr,
+                c.result.relL2, (long long)c.result.mismatches,
+                (long long)c.result.elements);
+    if (c.result.firstMismatch >= 0)
+      std::printf(", first at %lld: got %.9g expected %.9g",
+                  (long long)c.result.firstMismatch, c.result.firstGot,
+                  c.result.firstRef);
+    std::printf("\n");
+  }
+  for (int k = 0; k < 2; ++k)
+    for (int64_t id : results[k].modifiedInputs)
+      std::printf("  FAIL %s modified input buffer %lld\n", labels[k],
+                  (long long)id);
+  std::printf("RESULT: %s\n", allPassed ? "PASS" : "FAIL (verification)");
+
+  if (!o.jsonOut.empty() && (s = writeJsonFile(o.jsonOut, report)).failed())
+    return fail(o, s.error());
+  return allPassed ? kExitOk : kExitVerificationFailed;
+}

@@ -1,0 +1,233 @@
+//===- FakeCudaDriver.cpp - Host-only stand-in for libcuda ------*- C++ -*-===//
+//
+// Part of the memopt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements a fake CUDA driver library for tests on machines
+// without a GPU. "Device" memory is host memory, launches run a few known
+// kernels on the host by name, and events read the host clock. It exports
+// exactly the entry points the runtime resolves, with the driver's
+// signatures, so memopt-run can be exercised end to end with
+// --cuda-driver <this library>.
+//
+// Modules: the PTX text's ".entry <name>" declarations define its kernels;
+// a module containing "FAKE_SYNTAX_ERROR" fails to load with a JIT log.
+// Kernels (chosen by name suffix):
+//   *_add(a, b, out, n):    out[i] = a[i] + b[i]        (f32, n elements)
+//   *_addone(a, b, out, n): out[i] = a[i] + b[i] + 1    (a wrong kernel)
+//   *_scale(x, out, n, s):  out[i] = x[i] * s           (i64 n, f32 s)
+//   *_fault(...):           fails with CUDA_ERROR_ILLEGAL_ADDRESS
+// Allocations above 64 GiB fail with CUDA_ERROR_OUT_OF_MEMORY.
+//
+//===----------------------------------------------------------------------===//
+
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+struct FakeModule {
+  std::vector<std::string> kernels;
+};
+struct FakeFunction {
+  std::string name;
+};
+struct FakeEvent {
+  double ms = 0.0;
+};
+int pendingError = 0; // sticky asynchronous error reported at synchronize
+} // namespace
+
+using CUresult = int;
+using CUdeviceptr = unsigned long long;
+
+static double nowMs() {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch())
+      .count();
+}
+
+static bool endsWith(const std::string &s, const char *suffix) {
+  size_t n = std::strlen(suffix);
+  return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+extern "C" {
+CUresult cuInit(unsigned) {
+  // Each test initializes afresh; forget a fault injected by an earlier one.
+  pendingError = 0;
+  return 0;
+}
+CUresult cuDriverGetVersion(int *v) {
+  *v = 13000;
+  return 0;
+}
+CUresult cuDeviceGet(int *dev, int ordinal) {
+  if (ordinal != 0)
+    return 101; // CUDA_ERROR_INVALID_DEVICE
+  *dev = 0;
+  return 0;
+}
+CUresult cuDeviceGetName(char *name, int len, int) {
+  std::strncpy(name, "memopt fake device", static_cast<size_t>(len));
+  return 0;
+}
+CUresult cuDeviceGetAttribute(int *v, int attr, int) {
+  switch (attr) {
+  case 75:
+    *v = 9;
+    return 0;
+  case 76:
+    *v = 0;
+    return 0;
+  case 16:
+    *v = 1;
+    return 0;
+  case 97:
+    *v = 232448;
+    return 0;
+  default:
+    *v = 0;
+    return 0;
+  }
+}
+CUresult cuDevicePrimaryCtxRetain(void **ctx, int) {
+  static int token;
+  *ctx = &token;
+  return 0;
+}
+CUresult cuCtxSetCurrent(void *) { return 0; }
+CUresult cuCtxSynchronize() {
+  int e = pendingError;
+  return e;
+}
+CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n,
+                            int *options, void **values) {
+  std::string text(static_cast<const char *>(image));
+  if (text.find("FAKE_SYNTAX_ERROR") != std::string::npos) {
+    for (unsigned i = 0; i < n; ++i) {
+      if (options[i] != 5)
+        continue;
+      std::strcpy(static_cast<char *>(values[i]),
+                  "ptxas fatal   : fake syntax error near FAKE_SYNTAX_ERROR");
+    }
+    return 218; // CUDA_ERROR_INVALID_PTX
+  }
+  auto *m = new FakeModule;
+  size_t pos = 0;
+  while ((pos = text.find(".entry ", pos)) != std::string::npos) {
+    pos += 7;
+    size_t end = text.find_first_of("( \n", pos);
+    m->kernels.push_back(text.substr(pos, end - pos));
+  }
+  *module = m;
+  return 0;
+}
+CUresult cuModuleGetFunction(void **fn, void *module, const char *name) {
+  auto *m = static_cast<FakeModule *>(module);
+  for (const std::string &k : m->kernels) {
+    if (k == name) {
+      *fn = new FakeFunction{k};
+      return 0;
+    }
+  }
+  return 500; // CUDA_ERROR_NOT_FOUND
+}
+CUresult cuFuncSetAttribute(void *, int, int) { return 0; }
+CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t bytes) {
+  if (bytes > (size_t(64) << 30))
+    return 2; // CUDA_ERROR_OUT_OF_MEMORY
+  void *p = std::malloc(bytes);
+  if (!p)
+    return 2;
+  *ptr = reinterpret_cast<CUdeviceptr>(p);
+  return 0;
+}
+CUresult cuMemFree_v2(CUdeviceptr ptr) {
+  std::free(reinterpret_cast<void *>(ptr));
+  return 0;
+}
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n) {
+  std::memcpy(reinterpret_cast<void *>(dst), src, n);
+  return 0;
+}
+CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) {
+  std::memcpy(dst, reinterpret_cast<const void *>(src), n);
+  return 0;
+}
+CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n) {
+  std::memmove(reinterpret_cast<void *>(dst),
+               reinterpret_cast<const void *>(src), n);
+  return 0;
+}
+CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char v, size_t n) {
+  std::memset(reinterpret_cast<void *>(dst), v, n);
+  return 0;
+}
+CUresult cuLaunchKernel(void *fn, unsigned, unsigned, unsigned, unsigned,
+                        unsigned, unsigned, unsigned, void *, void **params,
+                        void **) {
+  const std::string &name = static_cast<FakeFunction *>(fn)->name;
+  auto ptr = [&](int i) {
+    CUdeviceptr p;
+    std::memcpy(&p, params[i], sizeof(p));
+    return reinterpret_cast<float *>(p);
+  };
+  auto i64 = [&](int i) {
+    int64_t v;
+    std::memcpy(&v, params[i], sizeof(v));
+    return v;
+  };
+  if (endsWith(name, "_add") || endsWith(name, "_addone")) {
+    float bias = endsWith(name, "_addone") ? 1.0f : 0.0f;
+    float *a = ptr(0), *b = ptr(1), *out = ptr(2);
+    for (int64_t i = 0, n = i64(3); i < n; ++i)
+      out[i] = a[i] + b[i] + bias;
+    return 0;
+  }
+  if (endsWith(name, "_scale")) {
+    float s;
+    std::memcpy(&s, params[3], sizeof(s));
+    float *x = ptr(0), *out = ptr(1);
+    for (int64_t i = 0, n = i64(2); i < n; ++i)
+      out[i] = x[i] * s;
+    return 0;
+  }
+  if (endsWith(name, "_fault")) {
+    pendingError = 700; // CUDA_ERROR_ILLEGAL_ADDRESS, reported at sync
+    return 0;
+  }
+  return 1; // CUDA_ERROR_INVALID_VALUE: unknown kernel behaviour
+}
+CUresult cuEventCreate(void **e, unsigned) {
+  *e = new FakeEvent;
+  return 0;
+}
+CUresult cuEventRecord(void *e, void *) {
+  static_cast<FakeEvent *>(e)->ms = nowMs();
+  return 0;
+}
+CUresult cuEventSynchronize(void *) { return pendingError; }
+CUresult cuEventElapsedTime_v2(float *ms, void *a, void *b) {
+  *ms = static_cast<float>(static_cast<FakeEvent *>(b)->ms -
+                           static_cast<FakeEvent *>(a)->ms);
+  return 0;
+}
+CUresult cuEventDestroy_v2(void *e) {
+  delete static_cast<FakeEvent *>(e);
+  return 0;
+}
+CUresult cuGetErrorName(CUresult, const char **name) {
+  // Like the stub library: no names, so the runtime's table is exercised.
+  *name = nullptr;
+  return 1;
+}
+CUresult cuGetErrorString(CUresult, const char **str) {
+  *str = nullptr;
+  return 1;
+}
+} // extern "C"

@@ -1,0 +1,200 @@
+//===- MemoptRunTest.cpp - End-to-end tests of memopt-run -------*- C++ -*-===//
+//
+// Part of the memopt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Runs the memopt-run executable on the "add" test workload with the fake
+// driver (and the CUDA stub driver) and checks exit codes, messages and the
+// JSON report.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memopt-runtime/Json.h"
+#include "memopt-runtime/Manifest.h"
+
+#include "TestUtil.h"
+
+#include "gtest/gtest.h"
+
+#include <cstdio>
+#include <sys/wait.h>
+
+using namespace memopt::runtime;
+
+namespace {
+
+struct RunResult {
+  int exitCode = -1;
+  std::string output; // stdout and stderr
+};
+
+RunResult runTool(const std::string &args) {
+  RunResult r;
+  std::string cmd = std::string("'") + MEMOPT_RUN_TOOL + "' " + args + " 2>&1";
+  FILE *pipe = popen(cmd.c_str(), "r");
+  if (!pipe)
+    return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), pipe)) > 0)
+    r.output.append(buf, n);
+  int status = pclose(pipe);
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+class MemoptRunTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir = test::makeTempDir();
+    ASSERT_FALSE(dir.empty());
+  }
+  std::string args(const std::string &driver, const std::string &extra = "") {
+    return "--baseline " + dir + "/add.baseline.json --optimized " + dir +
+           "/add.optimized.json --reference " + dir +
+           "/add.reference.json --cuda-driver '" + driver + "' --json " + dir +
+           "/out.json " + extra;
+  }
+  json::Value report() {
+    std::string text;
+    EXPECT_TRUE(readFile(dir + "/out.json", text).succeeded());
+    Expected<json::Value> v = json::parse(text);
+    EXPECT_TRUE(v.succeeded());
+    return v.succeeded() ? *v : json::Value();
+  }
+  std::string dir;
+};
+
+TEST_F(MemoptRunTest, PassingRunReportsEverything) {
+  test::writeAddWorkload(dir);
+  RunResult r = runTool(args(MEMOPT_FAKE_DRIVER_LIB,
+                             "--warmup 1 --iters 20 --copy-bytes 1048576 "
+                             "--seed 5 --name w0_add"));
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("memopt-run w0_add: memopt fake device (sm_90"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("RESULT: PASS"), std::string::npos);
+  json::Value v = report();
+  EXPECT_EQ(v.find("status")->getString(), "ok");
+  EXPECT_EQ(v.find("name")->getString(), "w0_add");
+  EXPECT_TRUE(v.find("verification")->find("passed")->getBool());
+  EXPECT_EQ(v.find("verification")->find("checks")->size(), 3u);
+  const json::Value *base = v.find("pipelines")->find("baseline");
+  ASSERT_NE(base, nullptr);
+  EXPECT_EQ(base->find("steps")->size(), 2u);
+  const json::Value &step0 = base->find("steps")->at(0);
+  EXPECT_EQ(step0.find("kernel")->getString(), "base_add");
+  EXPECT_EQ(step0.find("grid")->at(0).getInt(), 4);
+  EXPECT_TRUE(step0.find("median_ms")->isNumber());
+  const json::Value *total = base->find("total");
+  EXPECT_EQ(total->find("model_bytes")->getInt(), 20480);
+  EXPECT_EQ(total->find("min_bytes")->getInt(), 12288);
+  EXPECT_TRUE(total->find("fraction_of_copy") != nullptr);
+  EXPECT_DOUBLE_EQ(
+      v.find("bytes_reduction_model")->find("factor")->getNumber(),
+      20480.0 / 12288.0);
+  EXPECT_TRUE(v.find("copy_bandwidth")->find("gbps")->isNumber());
+  EXPECT_EQ(v.find("device")->find("driver_version")->getInt(), 13000);
+}
+
+TEST_F(MemoptRunTest, NoTimingPrintsNoTimes) {
+  test::writeAddWorkload(dir);
+  RunResult r = runTool(args(MEMOPT_FAKE_DRIVER_LIB, "--no-timing"));
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  json::Value v = report();
+  EXPECT_EQ(v.find("copy_bandwidth"), nullptr);
+  const json::Value *total =
+      v.find("pipelines")->find("optimized")->find("total");
+  EXPECT_EQ(total->find("median_ms"), nullptr);
+  EXPECT_EQ(v.find("speedup"), nullptr);
+}
+
+TEST_F(MemoptRunTest, WrongKernelFailsVerification) {
+  test::AddWorkload w;
+  w.optimizedKernel = "opt_addone";
+  test::writeAddWorkload(dir, w);
+  RunResult r = runTool(args(MEMOPT_FAKE_DRIVER_LIB, "--no-timing"));
+  ASSERT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_NE(r.output.find("FAIL optimized vs reference"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("PASS baseline vs reference"), std::string::npos);
+  EXPECT_NE(r.output.find("first at 0"), std::string::npos);
+  json::Value v = report();
+  EXPECT_EQ(v.find("status")->getString(), "verification_failed");
+  const json::Value &check = v.find("verification")->find("checks")->at(1);
+  EXPECT_EQ(check.find("mismatches")->getInt(), 1024);
+  EXPECT_NEAR(check.find("max_abs_err")->getNumber(), 1.0, 1e-6);
+}
+
+TEST_F(MemoptRunTest, NoDriverExitsThree) {
+  test::writeAddWorkload(dir);
+  RunResult r = runTool(args("/nonexistent/libcuda.so.1"));
+  ASSERT_EQ(r.exitCode, 3) << r.output;
+  EXPECT_NE(r.output.find("no CUDA driver/GPU"), std::string::npos);
+  EXPECT_EQ(r.output.find("GB/s"), std::string::npos) << "printed a figure";
+  json::Value v = report();
+  EXPECT_EQ(v.find("status")->getString(), "error");
+  EXPECT_EQ(v.find("exit_code")->getInt(), 3);
+  EXPECT_EQ(v.find("pipelines"), nullptr);
+}
+
+TEST_F(MemoptRunTest, StubDriverExitsThree) {
+  if (!test::fileExists(MEMOPT_CUDA_STUB_LIB))
+    GTEST_SKIP() << "no CUDA stub driver at " MEMOPT_CUDA_STUB_LIB;
+  test::writeAddWorkload(dir);
+  RunResult r = runTool(args(MEMOPT_CUDA_STUB_LIB));
+  ASSERT_EQ(r.exitCode, 3) << r.output;
+  EXPECT_NE(r.output.find("no CUDA driver/GPU: CUDA_ERROR_STUB_LIBRARY"),
+            std::string::npos)
+      << r.output;
+}
+
+TEST_F(MemoptRunTest, CudaErrorsExitFour) {
+  struct Case {
+    test::AddWorkload w;
+    const char *expect;
+  } cases[] = {
+      {{"opt_add", true, false}, "JIT error log:"},
+      {{"opt_missing", false, false}, "kernel 'opt_missing' named in the "
+                                      "manifest is missing from module"},
+      {{"opt_add", false, true}, "(temp, 4398046511104 bytes"},
+      {{"opt_fault", false, false}, "kernel failed: kernel 'opt_fault' grid"},
+  };
+  for (const Case &c : cases) {
+    test::writeAddWorkload(dir, c.w);
+    RunResult r = runTool(args(MEMOPT_FAKE_DRIVER_LIB, "--no-timing"));
+    EXPECT_EQ(r.exitCode, 4) << r.output;
+    EXPECT_NE(r.output.find(c.expect), std::string::npos) << r.output;
+  }
+}
+
+TEST_F(MemoptRunTest, UsageAndManifestErrorsExitTwo) {
+  RunResult r = runTool("--baseline x.json");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.output.find("usage: memopt-run"), std::string::npos);
+  r = runTool("--bogus 1");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.output.find("unknown option '--bogus'"), std::string::npos);
+  test::writeAddWorkload(dir);
+  r = runTool(args(MEMOPT_FAKE_DRIVER_LIB, "--iters 0"));
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.output.find("--iters"), std::string::npos);
+  // Reference passed where the baseline belongs.
+  r = runTool("--baseline " + dir + "/add.reference.json --optimized " + dir +
+              "/add.optimized.json --reference " + dir + "/add.reference.json");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.output.find("add.reference.json: pipeline: --baseline needs"),
+            std::string::npos)
+      << r.output;
+  // A malformed manifest names the file and field, before any driver work.
+  test::writeTextFile(dir + "/add.optimized.json", "{\"format\": \"memopt-manifest\"}");
+  r = runTool(args("/nonexistent/libcuda.so.1"));
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.output.find("add.optimized.json: version: missing required field"),
+            std::string::npos)
+      << r.output;
+}
+
+} // namespace

@@ -1,0 +1,32 @@
+# -*- Python -*-
+# lit configuration of memopt (modelled on mlir/examples/standalone).
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "MEMOPT"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.memopt_obj_root, "test")
+config.excludes = ["Inputs", "lib", "CMakeLists.txt", "README.md",
+                   "lit.cfg.py", "lit.site.cfg.py"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%memopt_src_root", config.memopt_src_root))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.memopt_tools_dir, config.llvm_tools_dir]
+tools = ["memopt-opt", "memopt-compile",
+         ToolSubst("memopt-cpu-diff", unresolved="ignore"),
+         ToolSubst("memopt-runtime-unittests", unresolved="ignore")]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+if config.memopt_ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.memopt_ptxas))

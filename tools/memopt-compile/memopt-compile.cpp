@@ -1,0 +1,87 @@
+//===- memopt-compile.cpp - tensor function to runtime files -*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Compiles a tensor-level .mlir function into the files memopt-run loads:
+// PTX + launch manifest, or the CPU reference shared object + manifest.
+// A thin wrapper over memopt::compileArtifact (the embedding API).
+//
+//===----------------------------------------------------------------------===//
+
+#include "memopt/InitAll.h"
+#include "memopt/Target/Artifacts.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  llvm::cl::opt<std::string> input(llvm::cl::Positional,
+                                   llvm::cl::desc("<input.mlir>"),
+                                   llvm::cl::Required);
+  llvm::cl::opt<std::string> output("o", llvm::cl::desc("Output file stem"),
+                                    llvm::cl::Required);
+  llvm::cl::opt<ArtifactKind> kind(
+      "pipeline", llvm::cl::desc("What to produce"),
+      llvm::cl::init(ArtifactKind::Optimized),
+      llvm::cl::values(
+          clEnumValN(ArtifactKind::Baseline, "baseline",
+                     "Naive kernels: PTX + manifest"),
+          clEnumValN(ArtifactKind::Optimized, "optimized",
+                     "memopt-pipeline: PTX + manifest"),
+          clEnumValN(ArtifactKind::Reference, "reference",
+                     "Original function for the CPU: .so + manifest"),
+          clEnumValN(ArtifactKind::BaselineOnHost, "baseline-host",
+                     "Naive kernels run as host loops: .so + manifest"),
+          clEnumValN(ArtifactKind::OptimizedOnHost, "optimized-host",
+                     "Optimized kernels run as host loops: .so + manifest")));
+  llvm::cl::opt<std::string> function(
+      "function", llvm::cl::desc("Function to compile (default: the only "
+                                 "public one)"),
+      llvm::cl::init(""));
+  llvm::cl::opt<std::string> chip("chip", llvm::cl::desc("NVVM chip"),
+                                  llvm::cl::init("sm_90"));
+  llvm::cl::ParseCommandLineOptions(argc, argv, "memopt compiler driver\n");
+
+  DialectRegistry registry;
+  registerMemoptDialects(registry);
+  MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  std::string err;
+  auto file = openInputFile(input, &err);
+  if (!file) {
+    llvm::errs() << "memopt-compile: " << err << "\n";
+    return 1;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+  MemoptPipelineConfig config;
+  config.chip = chip;
+  StringRef stem = llvm::sys::path::filename(output);
+  FailureOr<Artifact> artifact =
+      compileArtifact(*module, kind, config, stem, function);
+  if (failed(artifact))
+    return 1;
+  if (failed(writeArtifact(*artifact, output, module->getLoc())))
+    return 1;
+  return 0;
+}
