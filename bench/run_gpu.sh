@@ -105,10 +105,13 @@ STATUS=0
 NO_GPU=0
 for w in "${WORKLOADS[@]}"; do
   section "memopt-run $w"
+  # Per-workload flags written by make_artifacts.sh (tolerances).
+  EXTRA=""
+  [[ -f "$ART/$w.runargs" ]] && EXTRA=$(cat "$ART/$w.runargs")
   # shellcheck disable=SC2086
   "$RUN" --baseline "$ART/$w.baseline.json" --optimized "$ART/$w.optimized.json" \
     --reference "$ART/$w.reference.json" --name "$w" \
-    --json "$SCRATCH/runs/$w.json" ${MEMOPT_RUN_ARGS:-} 2>&1 | tee -a "$LOG"
+    --json "$SCRATCH/runs/$w.json" $EXTRA ${MEMOPT_RUN_ARGS:-} 2>&1 | tee -a "$LOG"
   rc=${PIPESTATUS[0]}
   log "memopt-run $w: exit $rc"
   [[ $rc -ne 0 ]] && STATUS=1

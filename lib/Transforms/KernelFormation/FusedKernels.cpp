@@ -328,12 +328,22 @@ struct EmitState {
   DenseMap<Value, SmallVector<Value>> vecValues;
   /// Current value of row-scalar buffers.
   DenseMap<Value, Value> scalarValues;
+  /// Loads of external buffers already emitted, by (memref, map, role): a
+  /// second use (x in RMSNorm's reduction and its epilogue) reuses the
+  /// registers instead of reading memory again. External buffers are never
+  /// written by the group, so the cached values stay valid.
+  DenseMap<std::tuple<Value, AffineMap, int>, SmallVector<Value>> loadCache;
 };
 } // namespace
 
 static Value cIdx(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
+
+static SmallVector<Value> loadOperandUncached(OpBuilder &b, EmitState &st,
+                                              linalg::GenericOp op,
+                                              OpOperand &operand, RowRole role,
+                                              unsigned numChunks);
 
 /// Loads operand `operand` of `op` for every lane of every chunk (vector
 /// role) or once (scalar role); returns per-lane values (size 1 for scalar).
@@ -345,6 +355,28 @@ static SmallVector<Value> loadOperand(OpBuilder &b, EmitState &st,
   if (!isa<MemRefType>(v.getType()))
     return SmallVector<Value>(role == RowRole::Scalar ? 1 : numChunks * st.vec,
                               v);
+  Value root = getRootBuffer(v);
+  unsigned nLoops = op.getNumLoops();
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  if (!st.vecValues.count(root) && !st.scalarValues.count(root)) {
+    auto key = std::make_tuple(v, map, role == RowRole::Scalar ? 0 : 1);
+    auto it = st.loadCache.find(key);
+    if (it != st.loadCache.end())
+      return it->second;
+    SmallVector<Value> lanes =
+        loadOperandUncached(b, st, op, operand, role, numChunks);
+    st.loadCache[key] = lanes;
+    return lanes;
+  }
+  return loadOperandUncached(b, st, op, operand, role, numChunks);
+}
+
+static SmallVector<Value> loadOperandUncached(OpBuilder &b, EmitState &st,
+                                              linalg::GenericOp op,
+                                              OpOperand &operand, RowRole role,
+                                              unsigned numChunks) {
+  Value v = operand.get();
+  Location loc = st.loc;
   Value root = getRootBuffer(v);
   unsigned nLoops = op.getNumLoops();
   AffineMap map = op.getMatchingIndexingMap(&operand);
