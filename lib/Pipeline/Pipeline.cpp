@@ -88,10 +88,14 @@ mlir::memopt::buildLoweringStage(OpPassManager &pm,
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
   gpuPm.addPass(createLowerAffinePass());
   gpuPm.addPass(createSCFToControlFlowPass());
-  // Expand math ops (tanh, rsqrt, ...) into arithmetic and exp before NVVM
-  // conversion, which would otherwise call libdevice functions that a bare
-  // PTX module cannot resolve.
-  gpuPm.addPass(math::createMathExpandOpsPass());
+  // Expand the math ops that NVVM conversion would turn into libdevice calls
+  // (a bare PTX module cannot resolve them) into arithmetic and exp. Ops
+  // with a native PTX form (roundeven, floor, sqrt, exp, ...) are left to
+  // the backend: expanding them costs instructions for nothing.
+  math::MathExpandOpsPassOptions expandOpts;
+  expandOpts.opMnemonics = {"tanh", "sinh",  "cosh", "asinh", "acosh",
+                            "atanh", "tan", "powf", "fpowi", "rsqrt"};
+  gpuPm.addPass(math::createMathExpandOpsPass(expandOpts));
   ConvertGpuOpsToNVVMOpsOptions nvvmOpts;
   // Bare pointers: a kernel's memref argument is one device pointer, which
   // is what the manifest's {"buffer": id} argument binds.

@@ -388,6 +388,13 @@ FailureOr<Artifact> mlir::memopt::compileArtifact(
       auto obj = cast<gpu::ObjectAttr>(bin.getObjects()[0]);
       ptx = obj.getObject().getValue().str();
     }
+    // A PTX module that calls undefined functions (libdevice) fails to load
+    // on the GPU; say so here instead.
+    for (StringRef line : llvm::split(ptx, '\n'))
+      if (line.contains(".extern .func"))
+        return module->emitError("kernel needs an external function that "
+                                 "memopt does not link (libdevice): ")
+               << line.trim(), failure();
     if (binaries > 1)
       return module->emitError("the program lowered to ")
              << binaries << " kernel modules; expected one", failure();

@@ -555,6 +555,23 @@ static unsigned chooseVectorWidth(const Group &group,
   unsigned vec = std::max<int64_t>(1, target.vectorBytes / maxBytes);
   while (vec > 1 && group.inner % vec != 0)
     vec /= 2;
+  // A gather along the row (an AoS field, a strided read) gains nothing from
+  // several lanes per thread and loses memory parallelism: one lane then.
+  for (const GroupOp &g : group.ops) {
+    if (g.role == RowRole::Scalar)
+      continue;
+    unsigned inner = g.op.getNumLoops() - 1;
+    for (OpOperand &operand : g.op->getOpOperands()) {
+      if (!isa<MemRefType>(operand.get().getType()))
+        continue;
+      AffineMap m = g.op.getMatchingIndexingMap(&operand);
+      if (!m.isFunctionOfDim(inner))
+        continue;
+      auto last = dyn_cast<AffineDimExpr>(m.getResults().back());
+      if (!last || last.getPosition() != inner)
+        return 1;
+    }
+  }
   return vec;
 }
 
@@ -935,6 +952,8 @@ static FailureOr<gpu::LaunchOp> emitTransposeKernel(RewriterBase &b,
 
 /// Rows a block reduces in a column reduction.
 static constexpr int64_t kColumnRowsPerBlock = 64;
+/// Rows loaded per iteration of a column reduction's loop.
+static constexpr int64_t kColumnUnroll = 8;
 
 static std::optional<arith::AtomicRMWKind>
 atomicKindFor(arith::AtomicRMWKind k) {
@@ -1036,42 +1055,59 @@ emitColumnReduceKernel(RewriterBase &b, linalg::GenericOp op,
   Type accType = body->getArgument(op.getNumDpsInputs()).getType();
   SmallVector<Value> inits(
       vec, arith::getIdentityValue(*kind, accType, b, loc));
+  // Unrolled so that each thread has kColumnUnroll independent loads in
+  // flight; rows past the slice are clamped for the load and masked out of
+  // the accumulation.
   auto loop = scf::ForOp::create(
-      b, loc, rowStart, rowEnd, cIdx(b, loc, 1), inits,
+      b, loc, rowStart, rowEnd, cIdx(b, loc, kColumnUnroll), inits,
       [&](OpBuilder &nb, Location, Value r, ValueRange accs) {
-        SmallVector<SmallVector<Value>> ins;
-        for (OpOperand *in : op.getDpsInputOperands()) {
-          Value v = in->get();
-          if (!isa<MemRefType>(v.getType())) {
-            ins.push_back(SmallVector<Value>(vec, v));
-            continue;
+        SmallVector<SmallVector<SmallVector<Value>>> insPerRow;
+        SmallVector<Value> rowIds, valid;
+        for (int64_t u = 0; u < kColumnUnroll; ++u) {
+          Value ru = arith::AddIOp::create(nb, loc, r, cIdx(nb, loc, u));
+          Value ok = arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::ult,
+                                           ru, rowEnd);
+          Value rc = arith::SelectOp::create(nb, loc, ok, ru, rowStart);
+          rowIds.push_back(rc);
+          valid.push_back(ok);
+          SmallVector<SmallVector<Value>> ins;
+          for (OpOperand *in : op.getDpsInputOperands()) {
+            Value v = in->get();
+            if (!isa<MemRefType>(v.getType())) {
+              ins.push_back(SmallVector<Value>(vec, v));
+              continue;
+            }
+            AffineMap m = op.getMatchingIndexingMap(in);
+            SmallVector<Value> idx = expandIndices(nb, loc, m, {rc, col0});
+            SmallVector<Value> lanes;
+            if (vec > 1) {
+              Type et = cast<MemRefType>(v.getType()).getElementType();
+              Value vl = vector::LoadOp::create(
+                  nb, loc, VectorType::get({(int64_t)vec}, et), v, idx, false,
+                  llvm::MaybeAlign(vec * getElementBytes(et)));
+              for (unsigned l = 0; l < vec; ++l)
+                lanes.push_back(vector::ExtractOp::create(nb, loc, vl, l));
+            } else {
+              lanes.push_back(memref::LoadOp::create(nb, loc, v, idx));
+            }
+            ins.push_back(lanes);
           }
-          AffineMap m = op.getMatchingIndexingMap(in);
-          SmallVector<Value> idx = expandIndices(nb, loc, m, {r, col0});
-          SmallVector<Value> lanes;
-          if (vec > 1) {
-            Type et = cast<MemRefType>(v.getType()).getElementType();
-            Value vl = vector::LoadOp::create(
-                nb, loc, VectorType::get({(int64_t)vec}, et), v, idx, false,
-                llvm::MaybeAlign(vec * getElementBytes(et)));
-            for (unsigned l = 0; l < vec; ++l)
-              lanes.push_back(vector::ExtractOp::create(nb, loc, vl, l));
-          } else {
-            lanes.push_back(memref::LoadOp::create(nb, loc, v, idx));
+          insPerRow.push_back(std::move(ins));
+        }
+        SmallVector<Value> next(accs.begin(), accs.end());
+        for (int64_t u = 0; u < kColumnUnroll; ++u)
+          for (unsigned l = 0; l < vec; ++l) {
+            SmallVector<Value> args;
+            for (auto &i : insPerRow[u])
+              args.push_back(i[l]);
+            args.push_back(next[l]);
+            Value c =
+                l ? arith::AddIOp::create(nb, loc, col0, cIdx(nb, loc, l))
+                        .getResult()
+                  : col0;
+            Value upd = cloneBody(nb, op, args, {rowIds[u], c})[0];
+            next[l] = arith::SelectOp::create(nb, loc, valid[u], upd, next[l]);
           }
-          ins.push_back(lanes);
-        }
-        SmallVector<Value> next;
-        for (unsigned l = 0; l < vec; ++l) {
-          SmallVector<Value> args;
-          for (auto &i : ins)
-            args.push_back(i[l]);
-          args.push_back(accs[l]);
-          Value c = l ? arith::AddIOp::create(nb, loc, col0, cIdx(nb, loc, l))
-                            .getResult()
-                      : col0;
-          next.push_back(cloneBody(nb, op, args, {r, c})[0]);
-        }
         scf::YieldOp::create(nb, loc, next);
       });
   for (unsigned l = 0; l < vec; ++l) {
