@@ -15,6 +15,7 @@
 #include "memopt/Transforms/Passes.h"
 #include "memopt/Transforms/Transforms.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -26,52 +27,188 @@ namespace mlir::memopt {
 using namespace mlir;
 using namespace mlir::memopt;
 
+/// Index of the top-level op of `body` that contains `op`.
+static Operation *getTopLevelAncestor(Operation *op, Block *body) {
+  while (op && op->getBlock() != body)
+    op = op->getParentOp();
+  return op;
+}
+
 LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
                                                  gpu::LaunchOp launch) {
-  if (!launch.getWorkgroupAttributions().empty() ||
-      !launch.getPrivateAttributions().empty() ||
+  if (!launch.getPrivateAttributions().empty() ||
       !launch.getBody().hasOneBlock() || launch.getAsyncToken())
     return failure();
-  WalkResult sync = launch.getBody().walk([](Operation *op) {
-    if (isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::AllReduceOp,
-            gpu::SubgroupReduceOp>(op))
+  Block &body = launch.getBody().front();
+  // Synchronization must sit at the top level of the body: each barrier or
+  // shuffle splits the body into phases that every thread finishes before
+  // the next begins.
+  WalkResult nested = launch.getBody().walk([&](Operation *op) {
+    if (!isa<gpu::BarrierOp, gpu::ShuffleOp>(op))
+      return isa<gpu::AllReduceOp, gpu::SubgroupReduceOp>(op)
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    if (op->getBlock() != &body)
       return WalkResult::interrupt();
+    if (auto shfl = dyn_cast<gpu::ShuffleOp>(op))
+      if (shfl.getMode() != gpu::ShuffleMode::XOR)
+        return WalkResult::interrupt();
     return WalkResult::advance();
   });
-  if (sync.wasInterrupted())
+  if (nested.wasInterrupted())
     return failure();
+
+  // Phases: lists of top-level ops; shuffles end a phase (their operand is
+  // published) and their result is read at the start of the next.
+  SmallVector<SmallVector<Operation *>> phases(1);
+  DenseMap<Operation *, unsigned> phaseOf;
+  for (Operation &op : body.without_terminator()) {
+    if (isa<gpu::BarrierOp>(op)) {
+      phases.emplace_back();
+      continue;
+    }
+    phaseOf[&op] = phases.size() - 1;
+    phases.back().push_back(&op);
+    if (isa<gpu::ShuffleOp>(op))
+      phases.emplace_back();
+  }
 
   Location loc = launch.getLoc();
   rewriter.setInsertionPoint(launch);
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
+  Value zero = cst(0), one = cst(1);
   gpu::KernelDim3 gridSizes = launch.getGridSizeOperandValues();
   gpu::KernelDim3 blockSizes = launch.getBlockSizeOperandValues();
-  SmallVector<Value> uppers = {gridSizes.z,  gridSizes.y,  gridSizes.x,
-                               blockSizes.z, blockSizes.y, blockSizes.x};
-  SmallVector<Value> ivs;
-  for (Value ub : uppers) {
-    auto forOp = scf::ForOp::create(rewriter, loc, zero, ub, one);
-    ivs.push_back(forOp.getInductionVar());
-    rewriter.setInsertionPointToStart(forOp.getBody());
-  }
+  std::optional<int64_t> bx = getConstantIntValue(blockSizes.x),
+                         by = getConstantIntValue(blockSizes.y),
+                         bz = getConstantIntValue(blockSizes.z);
+  bool needsPhases = phases.size() > 1 || !launch.getWorkgroupAttributions().empty();
+  if (needsPhases && (!bx || !by || !bz))
+    return failure();
+  int64_t threads = needsPhases ? *bx * *by * *bz : 0;
+
   IRMapping map;
   gpu::KernelDim3 bids = launch.getBlockIds(), tids = launch.getThreadIds();
   gpu::KernelDim3 gdims = launch.getGridSize(), bdims = launch.getBlockSize();
-  map.map(bids.z, ivs[0]);
-  map.map(bids.y, ivs[1]);
-  map.map(bids.x, ivs[2]);
-  map.map(tids.z, ivs[3]);
-  map.map(tids.y, ivs[4]);
-  map.map(tids.x, ivs[5]);
   map.map(gdims.x, gridSizes.x);
   map.map(gdims.y, gridSizes.y);
   map.map(gdims.z, gridSizes.z);
   map.map(bdims.x, blockSizes.x);
   map.map(bdims.y, blockSizes.y);
   map.map(bdims.z, blockSizes.z);
-  for (Operation &op : launch.getBody().front().without_terminator())
-    rewriter.clone(op, map);
+  // Blocks run one after another on the host, so the per-block buffers
+  // below are allocated once, before the grid loops, and reused.
+  // Workgroup memory becomes a host buffer per block.
+  for (BlockArgument wg : launch.getWorkgroupAttributions()) {
+    auto t = cast<MemRefType>(wg.getType());
+    auto hostType = MemRefType::get(t.getShape(), t.getElementType());
+    map.map(wg, memref::AllocaOp::create(rewriter, loc, hostType));
+  }
+  // Values that cross a phase boundary live in per-thread slots.
+  DenseMap<Value, Value> slots;
+  for (auto [i, phase] : llvm::enumerate(phases))
+    for (Operation *op : phase)
+      for (Value res : op->getResults()) {
+        bool crosses = isa<gpu::ShuffleOp>(op) ||
+                       llvm::any_of(res.getUsers(), [&](Operation *user) {
+                         Operation *top = getTopLevelAncestor(user, &body);
+                         return top && phaseOf.lookup(top) != i;
+                       });
+        if (!crosses || !needsPhases)
+          continue;
+        Type et = res.getType();
+        if (!et.isIntOrIndexOrFloat() && !isa<VectorType>(et))
+          return failure();
+        slots[res] = memref::AllocaOp::create(
+            rewriter, loc, MemRefType::get({threads}, et));
+      }
+  // Shuffle operands are published in a per-thread slot too.
+  DenseMap<Operation *, Value> published;
+  for (auto &phase : phases)
+    for (Operation *op : phase)
+      if (auto shfl = dyn_cast<gpu::ShuffleOp>(op))
+        published[op] = memref::AllocaOp::create(
+            rewriter, loc, MemRefType::get({threads}, shfl.getValue().getType()));
+
+  SmallVector<Value> blockIvs;
+  for (Value ub : {gridSizes.z, gridSizes.y, gridSizes.x}) {
+    auto forOp = scf::ForOp::create(rewriter, loc, zero, ub, one);
+    blockIvs.push_back(forOp.getInductionVar());
+    rewriter.setInsertionPointToStart(forOp.getBody());
+  }
+  map.map(bids.z, blockIvs[0]);
+  map.map(bids.y, blockIvs[1]);
+  map.map(bids.x, blockIvs[2]);
+
+  OpBuilder::InsertionGuard guard(rewriter);
+  Block *blockBody = rewriter.getInsertionBlock();
+  for (auto [i, phase] : llvm::enumerate(phases)) {
+    rewriter.setInsertionPoint(blockBody->getTerminator());
+    SmallVector<Value> tIvs;
+    for (Value ub : {blockSizes.z, blockSizes.y, blockSizes.x}) {
+      auto forOp = scf::ForOp::create(rewriter, loc, zero, ub, one);
+      tIvs.push_back(forOp.getInductionVar());
+      rewriter.setInsertionPointToStart(forOp.getBody());
+    }
+    IRMapping phaseMap = map;
+    phaseMap.map(tids.z, tIvs[0]);
+    phaseMap.map(tids.y, tIvs[1]);
+    phaseMap.map(tids.x, tIvs[2]);
+    Value linearTid;
+    if (needsPhases) {
+      Value t = arith::MulIOp::create(rewriter, loc, tIvs[0], blockSizes.y);
+      t = arith::AddIOp::create(rewriter, loc, t, tIvs[1]);
+      t = arith::MulIOp::create(rewriter, loc, t, blockSizes.x);
+      linearTid = arith::AddIOp::create(rewriter, loc, t, tIvs[2]);
+    }
+    // Reload values defined by earlier phases.
+    for (auto &[value, slot] : slots) {
+      Operation *def = value.getDefiningOp();
+      if (phaseOf.lookup(def) >= i)
+        continue;
+      // A shuffle's result is filled at the start of the phase after it.
+      if (isa<gpu::ShuffleOp>(def) && phaseOf.lookup(def) + 1 == i)
+        continue;
+      if (auto shfl = dyn_cast<gpu::ShuffleOp>(def);
+          shfl && value == shfl.getValid()) {
+        phaseMap.map(value, arith::ConstantIntOp::create(rewriter, loc, 1, 1));
+        continue;
+      }
+      phaseMap.map(value,
+                   memref::LoadOp::create(rewriter, loc, slot, linearTid));
+    }
+    // Shuffle results ending the previous phase: read the partner's value.
+    if (i > 0)
+      for (Operation *prev : phases[i - 1]) {
+        auto shfl = dyn_cast<gpu::ShuffleOp>(prev);
+        if (!shfl)
+          continue;
+        Value off = arith::IndexCastOp::create(
+            rewriter, loc, rewriter.getIndexType(),
+            phaseMap.lookupOrDefault(shfl.getOffset()));
+        Value partner = arith::XOrIOp::create(rewriter, loc, linearTid, off);
+        Value v = memref::LoadOp::create(rewriter, loc, published[prev], partner);
+        phaseMap.map(shfl.getShuffleResult(), v);
+        phaseMap.map(shfl.getValid(),
+                     arith::ConstantIntOp::create(rewriter, loc, 1, 1));
+        memref::StoreOp::create(rewriter, loc, v, slots[shfl.getShuffleResult()],
+                                linearTid);
+      }
+    for (Operation *op : phase) {
+      if (auto shfl = dyn_cast<gpu::ShuffleOp>(op)) {
+        memref::StoreOp::create(rewriter, loc,
+                                phaseMap.lookupOrDefault(shfl.getValue()),
+                                published[op], linearTid);
+        continue;
+      }
+      Operation *clone = rewriter.clone(*op, phaseMap);
+      for (auto [res, cres] : llvm::zip(op->getResults(), clone->getResults()))
+        if (Value slot = slots.lookup(res))
+          memref::StoreOp::create(rewriter, loc, cres, slot, linearTid);
+    }
+  }
   rewriter.eraseOp(launch);
   return success();
 }
@@ -86,8 +223,9 @@ struct MemoptLaunchToLoopsPass final
     for (gpu::LaunchOp launch : launches) {
       if (succeeded(convertLaunchToLoops(rewriter, launch)))
         continue;
-      launch.emitOpError("cannot run on the host: the kernel synchronizes "
-                         "threads or uses workgroup memory");
+      launch.emitOpError("cannot run on the host: synchronization is nested "
+                         "in control flow, a shuffle is not xor, or a value "
+                         "crossing a barrier is not a scalar or vector");
       return signalPassFailure();
     }
   }

@@ -1,0 +1,169 @@
+// RUN: memopt-opt %s -split-input-file -verify-diagnostics --pass-pipeline="builtin.module(memopt-check-input-contract)"
+
+// Slicing is not in the contract (W6 uses constant-index maps instead).
+func.func @extract_slice(%x: tensor<16x8xf32>) -> tensor<16x1xf32> {
+  // expected-error @+1 {{'tensor.extract_slice' op is outside memopt's input contract}}
+  %s = tensor.extract_slice %x[0, 3] [16, 1] [1, 1] : tensor<16x8xf32> to tensor<16x1xf32>
+  return %s : tensor<16x1xf32>
+}
+
+// -----
+
+func.func @scf_for(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{'scf.for' op is outside memopt's input contract}}
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%a = %x) -> (tensor<4xf32>) {
+    scf.yield %a : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op has an unsupported argument type 'tensor<?xf32>': dynamic shapes are not supported}}
+func.func @dynamic_shape(%x: tensor<?xf32>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op has an unsupported result type 'tensor<?x4xf32>': dynamic shapes are not supported}}
+func.func @dynamic_result(%x: tensor<8x4xf32>) -> tensor<?x4xf32> {
+  // expected-error @+1 {{'tensor.cast' op is outside memopt's input contract}}
+  %c = tensor.cast %x : tensor<8x4xf32> to tensor<?x4xf32>
+  // expected-error @+1 {{'func.return' op has an unsupported operand: dynamic shapes are not supported}}
+  return %c : tensor<?x4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op has an unsupported argument type 'tensor<4xcomplex<f32>>': element type is not one of f16, bf16, f32, f64, i1, i8, i16, i32, i64}}
+func.func @complex_element(%x: tensor<4xcomplex<f32>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op has an unsupported argument type 'tensor<4xf8E4M3FN>': element type is not one of}}
+func.func @f8_element(%x: tensor<4xf8E4M3FN>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op has an unsupported argument type 'tensor<4xi4>': element type is not one of}}
+func.func @i4_element(%x: tensor<4xi4>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op has an unsupported argument type 'tensor<*xf32>': only statically shaped ranked tensors are supported}}
+func.func @unranked(%x: tensor<*xf32>) {
+  return
+}
+
+// -----
+
+#enc = {foo}
+// expected-error @+1 {{'func.func' op has an unsupported argument type 'tensor<4xf32, {foo}>': tensor encodings are not supported}}
+func.func @encoding(%x: tensor<4xf32, #enc>) {
+  return
+}
+
+// -----
+
+#skew = affine_map<(d0, d1) -> (d0 + d1)>
+#out = affine_map<(d0, d1) -> (d0, d1)>
+func.func @non_permutation_map(%x: tensor<40xf32>) -> tensor<8x32xf32> {
+  %e = tensor.empty() : tensor<8x32xf32>
+  // expected-error @+1 {{'linalg.generic' op has an indexing map that is neither a projected permutation nor constant-index: affine_map<(d0, d1) -> (d0 + d1)>}}
+  %y = linalg.generic {indexing_maps = [#skew, #out], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<40xf32>) outs(%e : tensor<8x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<8x32xf32>
+  return %y : tensor<8x32xf32>
+}
+
+// -----
+
+// A repeated loop dimension (a diagonal) is not a projected permutation.
+#diag = affine_map<(d0) -> (d0, d0)>
+#id = affine_map<(d0) -> (d0)>
+func.func @repeated_dim_map(%x: tensor<16x16xf32>) -> tensor<16xf32> {
+  %e = tensor.empty() : tensor<16xf32>
+  // expected-error @+1 {{'linalg.generic' op has an indexing map that is neither a projected permutation nor constant-index: affine_map<(d0) -> (d0, d0)>}}
+  %y = linalg.generic {indexing_maps = [#diag, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<16x16xf32>) outs(%e : tensor<16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<16xf32>
+  return %y : tensor<16xf32>
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+func.func @non_arith_body_op(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %e = tensor.empty() : tensor<16xf32>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<16xf32>) outs(%e : tensor<16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    // expected-error @+1 {{'ub.poison' op is not supported in a linalg body (only arith and math ops are)}}
+    %p = ub.poison : f32
+    linalg.yield %p : f32
+  } -> tensor<16xf32>
+  return %y : tensor<16xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op has an unsupported argument type 'memref<16xf32>': only statically shaped ranked tensors are supported}}
+func.func @memref_linalg(%x: memref<16xf32>, %y: memref<16xf32>) {
+  // expected-error @+1 {{'linalg.copy' op has an unsupported operand: only statically shaped ranked tensors are supported}}
+  linalg.copy ins(%x : memref<16xf32>) outs(%y : memref<16xf32>)
+  return
+}
+
+// -----
+
+func.func @tensor_arith_outside_linalg(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'arith.addf' op is outside the input contract: only scalar arith/math ops may appear outside linalg}}
+  %y = arith.addf %x, %x : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op must have a single block}}
+func.func @multi_block(%x: tensor<4xf32>) -> tensor<4xf32> {
+  cf.br ^bb1
+^bb1:
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// Every violation in a function is reported, not only the first one.
+func.func @two_violations(%x: tensor<16x8xf32>) -> tensor<16x1xf32> {
+  // expected-error @+1 {{'tensor.extract_slice' op is outside memopt's input contract}}
+  %s = tensor.extract_slice %x[0, 3] [16, 1] [1, 1] : tensor<16x8xf32> to tensor<16x1xf32>
+  // expected-error @+1 {{'tensor.pad' op is outside memopt's input contract}}
+  %p = tensor.pad %s low[0, 0] high[0, 0] {
+  ^bb0(%i: index, %j: index):
+    %z = arith.constant 0.0 : f32
+    tensor.yield %z : f32
+  } : tensor<16x1xf32> to tensor<16x1xf32>
+  return %p : tensor<16x1xf32>
+}
+
+// -----
+
+// Scalars enter through arith.constant or linalg.fill, never as function arguments.
+// expected-error @+1 {{'func.func' op has an unsupported argument type 'f32': only statically shaped ranked tensors are supported}}
+func.func @scalar_argument(%a: f32, %x: tensor<4xf32>) {
+  return
+}
