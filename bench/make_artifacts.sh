@@ -17,6 +17,15 @@ for f in "$ROOT"/examples/*.mlir "$HERE"/inputs/*.mlir; do
   done
   echo "compiled $name"
 done
+# The contract inputs (odd sizes, f16/bf16, 3-D permutations, two-pass
+# LayerNorm, ...): small, for verification and compute-sanitizer coverage.
+for f in "$ROOT"/test/Inputs/contract/*.mlir; do
+  name=c-$(basename "$f" .mlir | tr '_' '-')
+  for p in baseline optimized reference; do
+    "$BUILD/bin/memopt-compile" "$f" --pipeline=$p -o "$OUT/$name.$p"
+  done
+  echo "compiled $name"
+done
 # Column sums of 16384 f32 terms: the sequential f32 reference itself is off
 # by ~1e-3 absolute from any other summation order.
 echo "--atol 2e-2" > "$OUT/w7.runargs"

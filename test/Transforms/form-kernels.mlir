@@ -9,8 +9,8 @@
 // CHECK-SAME:    (%[[A:.+]]: memref<64x128xf32>, %[[O:.+]]: memref<64x128xf32>)
 // CHECK-DAG:     %[[C32:.+]] = arith.constant 32 : index
 // CHECK-DAG:     %[[C256:.+]] = arith.constant 256 : index
-// CHECK:         gpu.launch blocks(%[[BX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[C32]], %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) threads(%[[TX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[C256]],
-// CHECK:           %[[V:.+]] = memref.load %[[A]][%[[I:.+]], %[[J:.+]]] : memref<64x128xf32>
+// CHECK:         gpu.launch blocks(%[[BX:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[C32]], %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) threads(%[[TX:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[C256]],
+// CHECK:           %[[V:.+]] = memref.load %[[A]][%[[I:[a-z0-9_]+]], %[[J:[a-z0-9_]+]]] : memref<64x128xf32>
 // CHECK:           %[[E:.+]] = math.exp %[[V]] : f32
 // CHECK:           memref.store %[[E]], %[[O]][%[[I]], %[[J]]] : memref<64x128xf32>
 // CHECK:           gpu.terminator
@@ -37,11 +37,11 @@ func.func @elementwise(%a: memref<64x128xf32>, %o: memref<64x128xf32>) {
 #id = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-LABEL: func.func @coalesced_mapping
 // CHECK-DAG:     %[[C128:.+]] = arith.constant 128 : index
-// CHECK:         gpu.launch blocks(%[[BX:.+]], %{{.+}}, %{{.+}}) in {{.*}} threads(%[[TX:.+]], %{{.+}}, %{{.+}}) in
+// CHECK:         gpu.launch blocks(%[[BX:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in {{.*}} threads(%[[TX:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in
 // CHECK:           %[[BASE:.+]] = arith.muli %[[BX]], %{{.+}} : index
 // CHECK:           %[[LIN:.+]] = arith.addi %[[BASE]], %[[TX]] : index
-// CHECK-DAG:       %[[COL:.+]] = arith.remui %[[LIN]], %[[C128]] : index
-// CHECK-DAG:       %[[ROW:.+]] = arith.divui %[[LIN]], %[[C128]] : index
+// CHECK-DAG:       %[[COL:[a-z0-9_]+]] = arith.remui %[[LIN]], %[[C128]] : index
+// CHECK-DAG:       %[[ROW:[a-z0-9_]+]] = arith.divui %[[LIN]], %[[C128]] : index
 // CHECK:           memref.load %{{.+}}[%[[ROW]], %[[COL]]]
 func.func @coalesced_mapping(%a: memref<64x128xf32>, %o: memref<64x128xf32>) {
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
@@ -98,8 +98,8 @@ func.func @two_ops_two_kernels(%a: memref<1024xf32>, %o: memref<1024xf32>) {
 // CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
 // CHECK-DAG:     %[[C128:.+]] = arith.constant 128 : index
 // CHECK:         gpu.launch
-// CHECK:           %[[INIT:.+]] = memref.load %[[O]][%[[R:.+]]] : memref<64xf32>
-// CHECK:           %[[SUM:.+]] = scf.for %[[K:.+]] = %[[C0]] to %[[C128]] step %[[C1]] iter_args(%[[ACC:.+]] = %[[INIT]]) -> (f32) {
+// CHECK:           %[[INIT:.+]] = memref.load %[[O]][%[[R:[a-z0-9_]+]]] : memref<64xf32>
+// CHECK:           %[[SUM:.+]] = scf.for %[[K:[a-z0-9_]+]] = %[[C0]] to %[[C128]] step %[[C1]] iter_args(%[[ACC:.+]] = %[[INIT]]) -> (f32) {
 // CHECK:             %[[X:.+]] = memref.load %[[A]][%[[R]], %[[K]]] : memref<64x128xf32>
 // CHECK:             %[[S:.+]] = arith.addf %[[X]], %[[ACC]] : f32
 // CHECK:             scf.yield %[[S]] : f32
@@ -124,7 +124,7 @@ func.func @row_reduction(%a: memref<64x128xf32>, %o: memref<64xf32>) {
 // CHECK-DAG:     %[[N:.+]] = arith.constant 10007 : index
 // CHECK-DAG:     %[[C40:.+]] = arith.constant 40 : index
 // CHECK:         gpu.launch blocks({{.*}}) in (%{{.+}} = %[[C40]],
-// CHECK:           %[[IN:.+]] = arith.cmpi ult, %[[I:.+]], %[[N]] : index
+// CHECK:           %[[IN:.+]] = arith.cmpi ult, %[[I:[a-z0-9_]+]], %[[N]] : index
 // CHECK:           scf.if %[[IN]] {
 // CHECK:             memref.load %{{.+}}[%[[I]]] : memref<10007xf32>
 // CHECK:             memref.store
@@ -149,7 +149,7 @@ func.func @odd_length_guard(%a: memref<10007xf32>, %o: memref<10007xf32>) {
 // CHECK-LABEL: func.func @transpose_naive
 // CHECK:         gpu.launch
 // CHECK-NOT:       workgroup
-// CHECK:           %[[V:.+]] = memref.load %{{.+}}[%[[J:.+]], %[[I:.+]]] : memref<257x129xf32>
+// CHECK:           %[[V:.+]] = memref.load %{{.+}}[%[[J:[a-z0-9_]+]], %[[I:[a-z0-9_]+]]] : memref<257x129xf32>
 // CHECK:           memref.store %[[V]], %{{.+}}[%[[I]], %[[J]]] : memref<129x257xf32>
 // CHECK-NOT:       gpu.barrier
 func.func @transpose_naive(%a: memref<257x129xf32>, %o: memref<129x257xf32>) {
@@ -193,10 +193,10 @@ func.func @bf16_scalar(%a: memref<512xbf16>, %o: memref<512xbf16>) {
 #id = affine_map<(d0) -> (d0)>
 // CHECK-LABEL: func.func @scalar_and_field
 // CHECK-SAME:    (%[[P:.+]]: memref<256x8xf32>, %[[O:.+]]: memref<256xf32>)
-// CHECK-DAG:     %[[K:.+]] = arith.constant 2.500000e+00 : f32
+// CHECK-DAG:     %[[K:[a-z0-9_]+]] = arith.constant 2.500000e+00 : f32
 // CHECK-DAG:     %[[C3:.+]] = arith.constant 3 : index
 // CHECK:         gpu.launch
-// CHECK:           %[[V:.+]] = memref.load %[[P]][%[[I:.+]], %[[C3]]] : memref<256x8xf32>
+// CHECK:           %[[V:.+]] = memref.load %[[P]][%[[I:[a-z0-9_]+]], %[[C3]]] : memref<256x8xf32>
 // CHECK:           %[[M:.+]] = arith.mulf %[[V]], %[[K]] : f32
 // CHECK:           memref.store %[[M]], %[[O]][%[[I]]] : memref<256xf32>
 func.func @scalar_and_field(%p: memref<256x8xf32>, %o: memref<256xf32>) {

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Joins Nsight Compute CSVs (one per workload, kernels in launch order:
+baseline schedule, then optimized schedule) with the manifests' modelled
+bytes; writes ncu.json and ncu.txt (predicted vs measured DRAM bytes, and
+measured shared-memory bank conflicts)."""
+import csv
+import json
+import pathlib
+import sys
+
+
+def read_ncu(path):
+    rows = {}
+    order = []
+    with open(path) as f:
+        lines = [l for l in f if l.startswith('"')]
+    for r in csv.DictReader(lines):
+        key = r["ID"]
+        if key not in rows:
+            rows[key] = {"kernel": r["Kernel Name"]}
+            order.append(key)
+        try:
+            rows[key][r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
+        except ValueError:
+            rows[key][r["Metric Name"]] = None
+    return [rows[k] for k in order]
+
+
+def main():
+    art, scratch, out = (pathlib.Path(a) for a in sys.argv[1:4])
+    out.mkdir(parents=True, exist_ok=True)
+    table = []
+    for csvf in sorted(scratch.glob("*.csv")):
+        w = csvf.stem
+        measured = read_ncu(csvf)
+        expected = []
+        for p in ("baseline", "optimized"):
+            m = json.load(open(art / f"{w}.{p}.json"))
+            for s in m["schedule"]:
+                if s["kind"] == "launch":
+                    expected.append((p, s["kernel"], s["bytes_read"] + s["bytes_written"]))
+        if len(measured) != len(expected):
+            table.append({"workload": w, "error": f"{len(measured)} kernels profiled, "
+                          f"{len(expected)} expected"})
+            continue
+        for (p, k, model), meas in zip(expected, measured):
+            dram = (meas.get("dram__bytes_read.sum") or 0) + (meas.get("dram__bytes_write.sum") or 0)
+            table.append({
+                "workload": w, "pipeline": p, "kernel": k, "ncu_kernel": meas["kernel"],
+                "model_bytes": model, "dram_bytes": dram,
+                "ratio": (model / dram) if dram else None,
+                "bank_conflicts_ld": meas.get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
+                "bank_conflicts_st": meas.get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
+            })
+    json.dump(table, open(out / "ncu.json", "w"), indent=1)
+    with open(out / "ncu.txt", "w") as f:
+        f.write("predicted (model) vs measured (ncu dram__bytes_read+write) DRAM bytes; "
+                "bank conflicts ld/st from l1tex counters\n")
+        f.write(f"{'workload':10s} {'pipeline':9s} {'kernel':22s} {'model MB':>10s} "
+                f"{'ncu MB':>10s} {'model/ncu':>9s} {'bank ld':>8s} {'bank st':>8s}\n")
+        for r in table:
+            if "error" in r:
+                f.write(f"{r['workload']:10s} ERROR {r['error']}\n")
+                continue
+            ratio = f"{r['ratio']:.3f}" if r["ratio"] else "-"
+            f.write(f"{r['workload']:10s} {r['pipeline']:9s} {r['kernel'][:22]:22s} "
+                    f"{r['model_bytes']/1e6:10.1f} {r['dram_bytes']/1e6:10.1f} {ratio:>9s} "
+                    f"{r['bank_conflicts_ld'] or 0:8.0f} {r['bank_conflicts_st'] or 0:8.0f}\n")
+    print(open(out / "ncu.txt").read())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Measures, with Nsight Compute hardware counters, the DRAM bytes and shared
+# memory bank conflicts of every kernel of every workload (baseline and
+# optimized), and compares them with the manifests' static traffic model.
+# Caches are flushed before each kernel (ncu's default --cache-control all);
+# clocks are left alone (--clock-control none).
+# Usage: bench/ncu_traffic.sh ARTIFACT_DIR MEMOPT_RUN [OUT_DIR]
+set -uo pipefail
+ART=${1:?artifact dir}
+RUN=${2:?memopt-run binary}
+OUTDIR=${3:-${OUT:-./bench-out}}
+HERE=$(cd "$(dirname "$0")" && pwd)
+SCRATCH=$(mktemp -d)
+METRICS=dram__bytes_read.sum,dram__bytes_write.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+for f in "$ART"/*.optimized.json; do
+  w=$(basename "$f" .optimized.json)
+  # MEMOPT_NCU_ONLY: extended regex of workload names to profile.
+  [[ -n "${MEMOPT_NCU_ONLY:-}" ]] && ! [[ $w =~ ^(${MEMOPT_NCU_ONLY})$ ]] && continue
+  timeout -k 10 "${MEMOPT_NCU_TIMEOUT:-120}" ncu --clock-control none --metrics "$METRICS" \
+    --csv --print-units base --log-file "$SCRATCH/$w.csv" \
+    "$RUN" --baseline "$ART/$w.baseline.json" --optimized "$f" \
+    --reference "$ART/$w.reference.json" --no-timing > "$SCRATCH/$w.log" 2>&1
+  echo "ncu $w: exit $?"
+done
+python3 "$HERE/ncu_compare.py" "$ART" "$SCRATCH" "$OUTDIR"
+rm -rf "$SCRATCH"

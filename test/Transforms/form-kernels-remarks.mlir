@@ -1,0 +1,122 @@
+// RUN: memopt-opt %s --split-input-file -verify-diagnostics --pass-pipeline="builtin.module(func.func(memopt-form-kernels{strategy=fused max-threads-per-block=1024}))" | FileCheck %s
+
+// Ops the fused strategy refuses still become (naive) kernels, with a remark
+// saying why.
+
+// An f16 accumulator is not a 32-bit accumulator.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @f16_accumulator
+// CHECK:         gpu.launch
+// CHECK:           scf.for {{.*}} -> (f16)
+// CHECK-NOT:       gpu.shuffle
+// CHECK-NOT:     linalg.generic
+func.func @f16_accumulator(%a: memref<64x1024xf16>, %o: memref<64xf16>) {
+  // expected-remark @+1 {{no fused strategy applies}}
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<64x1024xf16>) outs(%o : memref<64xf16>) {
+  ^bb0(%x: f16, %acc: f16):
+    %s = arith.addf %x, %acc : f16
+    linalg.yield %s : f16
+  }
+  return
+}
+
+// -----
+
+// 131072 elements per row need 128 per thread at 1024 threads: over the
+// register budget of 64.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @row_too_long
+// CHECK:         gpu.launch
+// CHECK:           scf.for
+// CHECK-NOT:       gpu.shuffle
+func.func @row_too_long(%a: memref<4x131072xf32>, %o: memref<4xf32>) {
+  // expected-remark @+1 {{fused kernel not formed: row of 131072 elements does not fit in registers (128 per thread); using a naive kernel}}
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<4x131072xf32>) outs(%o : memref<4xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// 65536 elements per row is exactly the budget (64 per thread): fused.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @row_at_budget
+// CHECK:         gpu.launch
+// CHECK:           gpu.shuffle
+// CHECK-NOT:       scf.for
+func.func @row_at_budget(%a: memref<4x65536xf32>, %o: memref<4xf32>) {
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<4x65536xf32>) outs(%o : memref<4xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A reduction with two outputs is not combine(acc, f(x)).
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @two_outputs
+// CHECK:         gpu.launch
+// CHECK:           scf.for {{.*}} -> (f32, f32)
+func.func @two_outputs(%a: memref<64x128xf32>, %o: memref<64xf32>, %p: memref<64xf32>) {
+  // expected-remark @+1 {{no fused strategy applies}}
+  linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<64x128xf32>) outs(%o, %p : memref<64xf32>, memref<64xf32>) {
+  ^bb0(%x: f32, %acc: f32, %acc2: f32):
+    %s = arith.addf %x, %acc : f32
+    %m = arith.maximumf %x, %acc2 : f32
+    linalg.yield %s, %m : f32, f32
+  }
+  return
+}
+
+// -----
+
+// subf is not an associative combiner.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @non_associative_combiner
+// CHECK:         gpu.launch
+// CHECK:           scf.for
+// CHECK:             arith.subf
+func.func @non_associative_combiner(%a: memref<64x128xf32>, %o: memref<64xf32>) {
+  // expected-remark @+1 {{no fused strategy applies (transpose: not a single-output all-parallel op of rank >= 2; column reduction: not a [reduction, parallel] op); using a naive kernel}}
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<64x128xf32>) outs(%o : memref<64xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.subf %x, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A column reduction whose combiner has no atomic form (mulf).
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @column_product
+// CHECK:         gpu.launch
+// CHECK-NOT:       memref.atomic_rmw
+func.func @column_product(%a: memref<64x128xf32>, %o: memref<128xf32>) {
+  // expected-remark @+1 {{column reduction: combiner has no atomic form}}
+  linalg.generic {indexing_maps = [#id, #col], iterator_types = ["reduction", "parallel"]}
+      ins(%a : memref<64x128xf32>) outs(%o : memref<128xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.mulf %x, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
