@@ -137,10 +137,13 @@ elif [[ $NO_GPU -eq 0 && -z "${MEMOPT_SKIP_SANITIZER:-}" ]]; then
     section "compute-sanitizer memcheck $w (timeout ${SAN_TIMEOUT}s)"
     slog="$SCRATCH/sanitizer.$w.log"
     start=$(date +%s%N)
+    EXTRA=""
+    [[ -f "$ART/$w.runargs" ]] && EXTRA=$(cat "$ART/$w.runargs")
+    # shellcheck disable=SC2086
     timeout -k 10 "$SAN_TIMEOUT" compute-sanitizer --tool memcheck \
       --error-exitcode 99 --print-limit 20 \
       "$RUN" --baseline "$ART/$w.baseline.json" --optimized "$ART/$w.optimized.json" \
-      --reference "$ART/$w.reference.json" --name "$w" --no-timing \
+      --reference "$ART/$w.reference.json" --name "$w" --no-timing $EXTRA \
       > "$slog" 2>&1
     rc=$?
     end=$(date +%s%N)

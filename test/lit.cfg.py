@@ -18,8 +18,13 @@ config.excludes = ["Inputs", "lib", "CMakeLists.txt", "README.md",
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%memopt_src_root", config.memopt_src_root))
 
-llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# CUDA_HOME: gpu-module-to-binary finds libdevice through it (see
+# test/Integration/Compile/libdevice-without-cuda-home.test).
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
+                                     "CUDA_HOME"])
 llvm_config.use_default_substitutions()
+# `not` and `count` come from the LLVM tools directory.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.memopt_tools_dir, config.llvm_tools_dir]
 tools = ["memopt-opt", "memopt-compile",

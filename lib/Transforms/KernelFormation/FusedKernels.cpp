@@ -950,8 +950,10 @@ static FailureOr<gpu::LaunchOp> emitTransposeKernel(RewriterBase &b,
 // Column reductions
 //===----------------------------------------------------------------------===//
 
-/// Rows a block reduces in a column reduction.
-static constexpr int64_t kColumnRowsPerBlock = 64;
+/// Rows a block reduces in a column reduction: enough that the atomics
+/// combining slices stay a small fraction of the traffic (one per column
+/// per 256 rows), few enough that the grid still spans the GPU.
+static constexpr int64_t kColumnRowsPerBlock = 256;
 /// Rows loaded per iteration of a column reduction's loop.
 static constexpr int64_t kColumnUnroll = 8;
 

@@ -1,0 +1,48 @@
+// RUN: memopt-opt %s --memopt-pipeline --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefixes=CHECK,OPT
+// RUN: memopt-opt %s --memopt-baseline-pipeline --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefixes=CHECK,BASE
+// RUN: memopt-opt %s --memopt-pipeline="chip=sm_80 features=+ptx75 block-size=128 opt-level=2" --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=OPTS
+
+// The textual order of the passes is the contract of lib/Pipeline.
+
+// CHECK:       builtin.module(
+// CHECK-NEXT:    memopt-check-input-contract,
+// CHECK-NEXT:    func.func(
+// CHECK-NEXT:      memopt-decompose-linalg
+// CHECK-NEXT:    ),
+// CHECK-NEXT:    one-shot-bufferize{
+// CHECK-SAME:      bufferize-function-boundaries=true
+// CHECK-SAME:      function-boundary-type-conversion=identity-layout-map
+// CHECK-NEXT:    buffer-results-to-out-params{
+// CHECK-SAME:      hoist-static-allocs=true modify-public-functions=true
+// CHECK-NEXT:    canonicalize
+// CHECK-NEXT:    cse,
+// CHECK-NEXT:    func.func(
+// OPT-NEXT:        memopt-form-kernels{block-size=256 max-threads-per-block=1024 strategy=fused vector-bytes=16 warp-size=32}
+// BASE-NEXT:       memopt-form-kernels{block-size=256 max-threads-per-block=1024 strategy=naive vector-bytes=16 warp-size=32}
+// CHECK-NEXT:    ),
+// CHECK-NEXT:    canonicalize
+// CHECK-NEXT:    cse,
+// CHECK-NEXT:    gpu-launch-sink-index-computations,
+// CHECK-NEXT:    gpu-kernel-outlining
+// CHECK-NEXT:    memopt-merge-kernel-modules,
+// CHECK-NEXT:    gpu.module(
+// CHECK-NEXT:      lower-affine,
+// CHECK-NEXT:      convert-scf-to-cf
+// CHECK-NEXT:      math-expand-ops{ops={tanh,sinh,cosh,asinh,acosh,atanh,tan,powf,fpowi,rsqrt}},
+// CHECK-NEXT:      convert-gpu-to-nvvm{
+// CHECK-SAME:        use-bare-ptr-memref-call-conv=true
+// CHECK-NEXT:      canonicalize
+// CHECK-NEXT:      cse,
+// CHECK-NEXT:      reconcile-unrealized-casts
+// CHECK-NEXT:    ),
+// CHECK-NEXT:    nvvm-attach-target{O=3 chip=sm_90 {{.*}}features=+ptx80
+// CHECK-NEXT:    gpu-module-to-binary{format=isa
+// CHECK-NEXT:  )
+
+// Pipeline options reach the passes.
+// OPTS:        memopt-form-kernels{block-size=128 {{.*}}strategy=fused
+// OPTS:        nvvm-attach-target{O=2 chip=sm_80 {{.*}}features=+ptx75
+
+func.func @f() {
+  return
+}
