@@ -49,6 +49,7 @@ func.func @colsum(%a: memref<256x128xf32>, %o: memref<128xf32>) {
   ^bb0(%x: f32, %y: f32):
     linalg.yield %x : f32
   }
+  // expected-remark @+2 {{not fused with the preceding kernel group: reduction over a loop that is not the innermost}}
   // expected-remark @+1 {{traffic: read 131584 B, written 512 B}}
   linalg.generic {indexing_maps = [#id, #col], iterator_types = ["reduction", "parallel"]}
       ins(%a : memref<256x128xf32>) outs(%o : memref<128xf32>) {

@@ -3,21 +3,21 @@
 // Ops the fused strategy refuses still become (naive) kernels, with a remark
 // saying why.
 
-// An f16 accumulator is not a 32-bit accumulator.
+// An f64 accumulator has no shuffle/atomic form in the row kernel.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
-// CHECK-LABEL: func.func @f16_accumulator
+// CHECK-LABEL: func.func @f64_accumulator
 // CHECK:         gpu.launch
-// CHECK:           scf.for {{.*}} -> (f16)
+// CHECK:           scf.for {{.*}} -> (f64)
 // CHECK-NOT:       gpu.shuffle
 // CHECK-NOT:     linalg.generic
-func.func @f16_accumulator(%a: memref<64x1024xf16>, %o: memref<64xf16>) {
+func.func @f64_accumulator(%a: memref<64x1024xf64>, %o: memref<64xf64>) {
   // expected-remark @+1 {{no fused strategy applies}}
   linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
-      ins(%a : memref<64x1024xf16>) outs(%o : memref<64xf16>) {
-  ^bb0(%x: f16, %acc: f16):
-    %s = arith.addf %x, %acc : f16
-    linalg.yield %s : f16
+      ins(%a : memref<64x1024xf64>) outs(%o : memref<64xf64>) {
+  ^bb0(%x: f64, %acc: f64):
+    %s = arith.addf %x, %acc : f64
+    linalg.yield %s : f64
   }
   return
 }

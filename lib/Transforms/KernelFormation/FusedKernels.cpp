@@ -131,8 +131,9 @@ static FailureOr<arith::AtomicRMWKind> matchCombiner(linalg::GenericOp op,
     return failure();
   }
   Type t = acc.getType();
-  if (!t.isF32() && !t.isInteger(32)) {
-    why = "reduction accumulator is not 32-bit (f32 or i32)";
+  // 16-bit float partials are combined across threads in f32.
+  if (!t.isF32() && !t.isInteger(32) && !t.isF16() && !t.isBF16()) {
+    why = "reduction accumulator is not f32, f16, bf16 or i32";
     return failure();
   }
   return *kind;
@@ -148,6 +149,53 @@ static bool isLeadingIdentity(AffineMap map, unsigned n) {
       return false;
   }
   return true;
+}
+
+/// The access `map` on `v` expressed on `written`, when `v` is `written` or
+/// a memref.expand_shape / collapse_shape of it that only adds or drops
+/// unit dimensions; std::nullopt otherwise.
+static std::optional<AffineMap> mapThroughUnitView(Value v, Value written,
+                                                   AffineMap map) {
+  if (v == written)
+    return map;
+  MLIRContext *ctx = map.getContext();
+  SmallVector<AffineExpr> exprs;
+  if (auto expand = v.getDefiningOp<memref::ExpandShapeOp>()) {
+    if (expand.getSrc() != written)
+      return std::nullopt;
+    ArrayRef<int64_t> shape = expand.getResultType().getShape();
+    for (ReassociationIndices group : expand.getReassociationIndices()) {
+      std::optional<int64_t> nonUnit;
+      for (int64_t d : group)
+        if (shape[d] != 1) {
+          if (nonUnit)
+            return std::nullopt;
+          nonUnit = d;
+        }
+      exprs.push_back(nonUnit ? map.getResult(*nonUnit)
+                              : getAffineConstantExpr(0, ctx));
+    }
+    return AffineMap::get(map.getNumDims(), 0, exprs, ctx);
+  }
+  if (auto collapse = v.getDefiningOp<memref::CollapseShapeOp>()) {
+    if (collapse.getSrc() != written)
+      return std::nullopt;
+    ArrayRef<int64_t> shape = collapse.getSrcType().getShape();
+    for (auto [r, group] :
+         llvm::enumerate(collapse.getReassociationIndices())) {
+      unsigned nonUnit = 0;
+      for (int64_t d : group)
+        nonUnit += shape[d] != 1;
+      if (nonUnit > 1)
+        return std::nullopt;
+      for (int64_t d : group)
+        exprs.push_back(shape[d] != 1 || (nonUnit == 0 && d == group.back())
+                            ? map.getResult(r)
+                            : getAffineConstantExpr(0, ctx));
+    }
+    return AffineMap::get(map.getNumDims(), 0, exprs, ctx);
+  }
+  return std::nullopt;
 }
 
 /// Classifies `op` against a row space, or fails with a reason.
@@ -199,7 +247,7 @@ static void rowSpace(const GroupOp &g, SmallVector<int64_t> &outer,
 
 /// Tries to append `cand` to `group`; returns false (leaving the group
 /// unchanged) if that would be illegal.
-static bool tryAppendImpl(Group &group, GroupOp cand) {
+static bool tryAppendImpl(Group &group, GroupOp cand, std::string &why) {
   SmallVector<int64_t> outer;
   int64_t inner;
   rowSpace(cand, outer, inner);
@@ -237,6 +285,7 @@ static bool tryAppendImpl(Group &group, GroupOp cand) {
       // row group now.
       group.inner = inner;
     } else if (!sameRow) {
+      why = "its iteration space differs from the group's row space";
       return false;
     }
   }
@@ -256,25 +305,36 @@ static bool tryAppendImpl(Group &group, GroupOp cand) {
         !isInit || !cand.op.getMatchingBlockArgument(&operand).use_empty() ||
         cand.role == RowRole::Reduce;
     if (it != group.written.end()) {
-      // Internal buffer: must be the same view with the canonical map.
-      if (it->second != v)
+      // Internal buffer: the canonical map, possibly through a view that
+      // only adds or drops unit dimensions.
+      std::optional<AffineMap> rootMap = mapThroughUnitView(v, it->second, map);
+      if (!rootMap) {
+        why = "it reads a group result through a reshaped view";
         return false;
+      }
+      map = *rootMap;
       bool isVec = group.writtenIsVector.lookup(root);
       unsigned want = isVec ? nOuter + 1 : nOuter;
-      if (cand.role == RowRole::Scalar && isVec)
+      if ((cand.role == RowRole::Scalar && isVec) ||
+          !isLeadingIdentity(map, want) ||
+          (isInit && (cand.role == RowRole::Vector) != isVec)) {
+        why = "it reads a group result at other positions than the ones "
+              "the producing thread holds (a broadcast or permutation of an "
+              "intermediate)";
         return false;
-      if (!isLeadingIdentity(map, want))
-        return false;
-      if (isInit && (cand.role == RowRole::Vector) != isVec)
-        return false;
+      }
     } else if (isInit) {
       // A new output: it must be written with the canonical map, and must
       // not be a buffer the group already read from memory.
-      if (group.readExternal.contains(root))
+      if (group.readExternal.contains(root)) {
+        why = "it overwrites a buffer the group reads";
         return false;
+      }
       unsigned want = cand.role == RowRole::Vector ? nOuter + 1 : nOuter;
-      if (!isLeadingIdentity(map, want) || map.getNumDims() != nLoops)
+      if (!isLeadingIdentity(map, want) || map.getNumDims() != nLoops) {
+        why = "its output is not written in row order";
         return false;
+      }
       if (usesOut)
         candReads.insert(root);
     } else {
@@ -286,8 +346,10 @@ static bool tryAppendImpl(Group &group, GroupOp cand) {
   // An op may not overwrite a buffer it also reads through another operand.
   for (Value w : candWrites)
     for (OpOperand *in : cand.op.getDpsInputOperands())
-      if (getRootBuffer(in->get()) == w && !group.written.contains(w))
+      if (getRootBuffer(in->get()) == w && !group.written.contains(w)) {
+        why = "it updates a buffer in place";
         return false;
+      }
   for (Value r : candReads)
     if (!group.written.contains(r))
       group.readExternal.insert(r);
@@ -301,9 +363,9 @@ static bool tryAppendImpl(Group &group, GroupOp cand) {
 }
 
 /// Transactional wrapper: the group is unchanged when the op does not fit.
-static bool tryAppend(Group &group, GroupOp cand) {
+static bool tryAppend(Group &group, GroupOp cand, std::string &why) {
   Group attempt = group;
-  if (!tryAppendImpl(attempt, cand))
+  if (!tryAppendImpl(attempt, cand, why))
     return false;
   group = std::move(attempt);
   return true;
@@ -617,10 +679,24 @@ static void storeResults(OpBuilder &b, EmitState &st, const Group &group,
 }
 
 /// Combines `partial` across the CTA; every thread gets the result.
+/// Type in which partials of `t` travel between threads (shuffles and the
+/// shared-memory exchange are 32-bit).
+static Type exchangeType(Type t) {
+  return t.isF16() || t.isBF16() ? Float32Type::get(t.getContext()) : t;
+}
+
 static Value blockReduce(OpBuilder &b, Location loc, Value partial,
                          arith::AtomicRMWKind kind, unsigned threads,
                          unsigned warpSize, Value tid, Value smem,
                          unsigned slot) {
+  Type origType = partial.getType();
+  Type xType = exchangeType(origType);
+  if (xType != origType) {
+    Value wide = arith::ExtFOp::create(b, loc, xType, partial);
+    Value r = blockReduce(b, loc, wide, kind, threads, warpSize, tid, smem,
+                          slot);
+    return arith::TruncFOp::create(b, loc, origType, r);
+  }
   Value v = partial;
   for (unsigned off = warpSize / 2; off >= 1; off /= 2) {
     auto shfl = gpu::ShuffleOp::create(b, loc, v, off, warpSize,
@@ -682,11 +758,13 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
   Type smemElt;
   for (const GroupOp &g : group.ops)
     if (g.role == RowRole::Reduce)
-      smemElt = g.op.getBody()->getArgument(g.op.getNumDpsInputs()).getType();
+      smemElt = exchangeType(
+          g.op.getBody()->getArgument(g.op.getNumDpsInputs()).getType());
   bool mixedTypes = llvm::any_of(group.ops, [&](const GroupOp &g) {
     return g.role == RowRole::Reduce &&
-           g.op.getBody()->getArgument(g.op.getNumDpsInputs()).getType() !=
-               smemElt;
+           exchangeType(g.op.getBody()
+                            ->getArgument(g.op.getNumDpsInputs())
+                            .getType()) != smemElt;
   });
   if (mixedTypes) {
     why = "reductions of different accumulator types in one row";
@@ -1190,6 +1268,9 @@ FailureOr<unsigned> mlir::memopt::formFusedKernels(
     std::string why;
     FailureOr<GroupOp> g = classify(generic, why);
     if (failed(g)) {
+      if (!current.ops.empty())
+        generic.emitRemark() << "not fused with the preceding kernel group: "
+                             << why;
       flush();
       order.push_back(generic);
       continue;
@@ -1211,14 +1292,22 @@ FailureOr<unsigned> mlir::memopt::formFusedKernels(
           transposing = true;
       }
     if (transposing) {
+      if (!current.ops.empty())
+        generic.emitRemark() << "not fused with the preceding kernel group: "
+                                "a transposed access gets its own tiled kernel";
       flush();
       order.push_back(generic);
       continue;
     }
-    if (tryAppend(current, *g))
+    std::string whyNot;
+    if (tryAppend(current, *g, whyNot))
       continue;
+    // A fusion that was possible in principle but refused says why.
+    if (!current.ops.empty())
+      generic.emitRemark() << "not fused with the preceding kernel group: "
+                           << whyNot;
     flush();
-    if (!tryAppend(current, *g)) {
+    if (!tryAppend(current, *g, whyNot)) {
       order.push_back(generic);
       continue;
     }
