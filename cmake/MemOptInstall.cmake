@@ -68,6 +68,10 @@ install(TARGETS ${MEMOPT_EXPORTED_LIBRARIES}
 
 # Tools (add_llvm_executable installs nothing by itself). Exported too, so a
 # consumer can use MemOpt::memopt-opt in add_custom_command.
+# llvm_setup_rpath gives them an install RUNPATH of $ORIGIN/../lib only; add
+# the directory of the libMLIR.so/libLLVM.so they were linked against.
+set_property(TARGET memopt-opt memopt-compile APPEND PROPERTY
+  INSTALL_RPATH "${LLVM_LIBRARY_DIR}")
 install(TARGETS memopt-opt memopt-compile
   EXPORT MemOptTargets
   RUNTIME DESTINATION ${MEMOPT_INSTALL_BINDIR} COMPONENT memopt-tools

@@ -17,6 +17,7 @@ config.excludes = ["Inputs", "lib", "CMakeLists.txt", "README.md",
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%memopt_src_root", config.memopt_src_root))
+config.substitutions.append(("%memopt_tools_dir", config.memopt_tools_dir))
 config.substitutions.append(("%memopt_obj_root", config.memopt_obj_root))
 
 # CUDA_HOME: gpu-module-to-binary finds libdevice through it (see

@@ -85,17 +85,16 @@ mlir::memopt::buildLoweringStage(OpPassManager &pm,
   pm.addPass(createGpuKernelOutliningPass());
   // One PTX module per program: the runtime loads exactly one.
   pm.addPass(createMemoptMergeKernelModulesPass());
+  // Needs the launch_func call sites (after outlining) and the gpu.func
+  // argument attributes must be set before NVVM conversion copies them.
+  pm.addPass(createMemoptMarkReadOnlyArgsPass());
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
   gpuPm.addPass(createLowerAffinePass());
   gpuPm.addPass(createSCFToControlFlowPass());
-  // Expand the math ops that NVVM conversion would turn into libdevice calls
-  // (a bare PTX module cannot resolve them) into arithmetic and exp. Ops
-  // with a native PTX form (roundeven, floor, sqrt, exp, ...) are left to
-  // the backend: expanding them costs instructions for nothing.
-  math::MathExpandOpsPassOptions expandOpts;
-  expandOpts.opMnemonics = {"tanh", "sinh",  "cosh", "asinh", "acosh",
-                            "atanh", "tan", "powf", "fpowi", "rsqrt"};
-  gpuPm.addPass(math::createMathExpandOpsPass(expandOpts));
+  // NVVM conversion would turn math ops into libdevice calls, which resolve
+  // only when a CUDA toolkit is found at compile time: lower them first so
+  // that the PTX is the same everywhere.
+  gpuPm.addPass(createMemoptLowerGpuMathPass());
   ConvertGpuOpsToNVVMOpsOptions nvvmOpts;
   // Bare pointers: a kernel's memref argument is one device pointer, which
   // is what the manifest's {"buffer": id} argument binds.

@@ -27,6 +27,39 @@ namespace mlir::memopt {
 using namespace mlir;
 using namespace mlir::memopt;
 
+/// Replaces gpu.thread_id/block_id/block_dim/grid_dim ops in and under
+/// `root` by the host loop values (ivs are ordered z, y, x); returns the
+/// replacement of the last one (that of `root` when `root` is an id op).
+static Value replaceIdOps(RewriterBase &rewriter, Operation *root,
+                         ArrayRef<Value> threadIvs, ArrayRef<Value> blockIvs,
+                         gpu::KernelDim3 blockSizes, gpu::KernelDim3 gridSizes) {
+  auto pick = [](gpu::Dimension d, Value x, Value y, Value z) {
+    return d == gpu::Dimension::x ? x : d == gpu::Dimension::y ? y : z;
+  };
+  SmallVector<Operation *> ids;
+  root->walk([&](Operation *op) {
+    if (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp>(
+            op))
+      ids.push_back(op);
+  });
+  Value last;
+  for (Operation *op : ids) {
+    Value repl;
+    if (auto t = dyn_cast<gpu::ThreadIdOp>(op))
+      repl = pick(t.getDimension(), threadIvs[2], threadIvs[1], threadIvs[0]);
+    else if (auto b = dyn_cast<gpu::BlockIdOp>(op))
+      repl = pick(b.getDimension(), blockIvs[2], blockIvs[1], blockIvs[0]);
+    else if (auto bd = dyn_cast<gpu::BlockDimOp>(op))
+      repl = pick(bd.getDimension(), blockSizes.x, blockSizes.y, blockSizes.z);
+    else
+      repl = pick(cast<gpu::GridDimOp>(op).getDimension(), gridSizes.x,
+                  gridSizes.y, gridSizes.z);
+    rewriter.replaceOp(op, repl);
+    last = repl;
+  }
+  return last;
+}
+
 /// Index of the top-level op of `body` that contains `op`.
 static Operation *getTopLevelAncestor(Operation *op, Block *body) {
   while (op && op->getBlock() != body)
@@ -203,7 +236,20 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
                                 published[op], linearTid);
         continue;
       }
+      if (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp,
+              gpu::GridDimOp>(op)) {
+        // Clone, then resolve through the mapping so later users see the
+        // loop value rather than an erased op.
+        Operation *idClone = rewriter.clone(*op);
+        Value repl = replaceIdOps(rewriter, idClone, tIvs, blockIvs,
+                                  blockSizes, gridSizes);
+        phaseMap.map(op->getResult(0), repl);
+        if (Value slot = slots.lookup(op->getResult(0)))
+          memref::StoreOp::create(rewriter, loc, repl, slot, linearTid);
+        continue;
+      }
       Operation *clone = rewriter.clone(*op, phaseMap);
+      replaceIdOps(rewriter, clone, tIvs, blockIvs, blockSizes, gridSizes);
       for (auto [res, cres] : llvm::zip(op->getResults(), clone->getResults()))
         if (Value slot = slots.lookup(res))
           memref::StoreOp::create(rewriter, loc, cres, slot, linearTid);

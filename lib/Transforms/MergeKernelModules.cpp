@@ -42,15 +42,30 @@ struct MemoptMergeKernelModulesPass final
                        "kernel module's");
         continue;
       }
-      for (Operation &op :
-           llvm::make_early_inc_range(src.getBody()->getOperations())) {
+      // Rename clashing symbols while still inside `src`, so that uses
+      // among the moved ops (calls between kernels and helpers) follow.
+      for (Operation &op : src.getBody()->getOperations()) {
         auto sym = dyn_cast<SymbolOpInterface>(op);
         if (!sym)
           continue;
         StringAttr oldName = sym.getNameAttr();
-        op.remove();
-        StringAttr newName = targetSymbols.insert(&op);
+        StringAttr newName = oldName;
+        for (unsigned i = 0; targetSymbols.lookup(newName); ++i)
+          newName = StringAttr::get(&getContext(),
+                                    oldName.getValue() + "_" + Twine(i));
+        if (newName != oldName) {
+          if (failed(SymbolTable::replaceAllSymbolUses(&op, newName, src)))
+            return signalPassFailure();
+          SymbolTable::setSymbolName(&op, newName);
+        }
         renamed[{src.getSymNameAttr(), oldName}] = newName;
+      }
+      for (Operation &op :
+           llvm::make_early_inc_range(src.getBody()->getOperations())) {
+        if (!isa<SymbolOpInterface>(op))
+          continue;
+        op.remove();
+        targetSymbols.insert(&op);
       }
       src.erase();
     }

@@ -251,8 +251,9 @@ static std::string dirName(const std::string &path) {
 static std::string joinPath(const std::string &dir, const std::string &file) {
   if (!file.empty() && file[0] == '/')
     return file;
+  // "./" keeps dlopen from searching the library path for a bare name.
   if (dir.empty() || dir == ".")
-    return file;
+    return "./" + file;
   return dir + "/" + file;
 }
 

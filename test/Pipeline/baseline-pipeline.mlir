@@ -8,7 +8,7 @@
 // CHECK-NOT:     gpu.launch_func
 // CHECK:       gpu.binary @scale_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90"
 // CHECK-SAME:    .entry scale_kernel(
-// CHECK-SAME:    ld.global.b32
+// CHECK-SAME:    ld.global.{{(nc.)?}}b32
 // CHECK-SAME:    .entry scale_kernel_0(
 // CHECK-NOT:   ld.global.v4
 // CHECK-NOT:   gpu.binary

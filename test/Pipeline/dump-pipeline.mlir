@@ -25,10 +25,11 @@
 // CHECK-NEXT:    gpu-launch-sink-index-computations,
 // CHECK-NEXT:    gpu-kernel-outlining
 // CHECK-NEXT:    memopt-merge-kernel-modules,
+// CHECK-NEXT:    memopt-mark-readonly-args,
 // CHECK-NEXT:    gpu.module(
 // CHECK-NEXT:      lower-affine,
 // CHECK-NEXT:      convert-scf-to-cf
-// CHECK-NEXT:      math-expand-ops{ops={tanh,sinh,cosh,asinh,acosh,atanh,tan,powf,fpowi,rsqrt}},
+// CHECK-NEXT:      memopt-lower-gpu-math,
 // CHECK-NEXT:      convert-gpu-to-nvvm{
 // CHECK-SAME:        use-bare-ptr-memref-call-conv=true
 // CHECK-NEXT:      canonicalize

@@ -13,7 +13,7 @@
 // CHECK-SAME:    .version 8.0
 // CHECK-SAME:    .target sm_90
 // CHECK-SAME:    .entry scale_kernel(
-// CHECK-SAME:    ld.global.v4.b32
+// CHECK-SAME:    ld.global.nc.v4.b32
 // CHECK-SAME:    st.global.v4.b32
 // CHECK-NOT:   gpu.module
 // CHECK-NOT:   gpu.binary

@@ -1,14 +1,12 @@
 // RUN: memopt-opt %s --pass-pipeline="builtin.module(func.func(memopt-launch-to-loops))" | FileCheck %s
-// XFAIL: *
-// Known bug: gpu.thread_id / gpu.block_id / gpu.block_dim ops inside the
-// launch body (instead of the launch's block arguments) are copied into the
-// host loops unchanged. Outside a kernel they have no meaning, and host
-// lowering cannot convert them. They should become the loop induction
+// gpu.thread_id / gpu.block_id / gpu.block_dim ops inside the launch body
+// (instead of the launch block arguments) become the host loop induction
 // variables and the launch sizes.
 
 // CHECK-LABEL: func.func @ids
+// CHECK-DAG:     %[[C2:.+]] = arith.constant 2 : index
 // CHECK-DAG:     %[[C64:.+]] = arith.constant 64 : index
-// CHECK:         scf.for %[[BY:.+]] = %{{.+}} to %{{.+}}
+// CHECK:         scf.for %[[BY:.+]] = %{{.+}} to %[[C2]]
 // CHECK:           scf.for %[[TX:.+]] = %{{.+}} to %[[C64]]
 // CHECK:             %[[S:.+]] = arith.addi %[[TX]], %[[C64]] : index
 // CHECK:             memref.store %[[S]], %{{.+}}[%[[BY]], %[[TX]]]

@@ -1,5 +1,4 @@
 // RUN: memopt-opt %s --pass-pipeline="builtin.module(memopt-merge-kernel-modules)" | FileCheck %s
-// XFAIL: *
 // Known bug: when a moved symbol is renamed on a clash (@helper -> @helper_0),
 // uses inside the moved kernels are not updated, so @kb silently calls the
 // first module's @helper (addf) instead of its own (mulf).

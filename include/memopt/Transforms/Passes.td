@@ -131,4 +131,38 @@ def MemoptMergeKernelModulesPass
   let dependentDialects = ["gpu::GPUDialect"];
 }
 
+def MemoptMarkReadOnlyArgsPass
+    : Pass<"memopt-mark-readonly-args", "ModuleOp"> {
+  let summary = "Mark kernel buffer arguments that are only read and never "
+                "alias another argument, so loads use the read-only path";
+  let description = [{
+    For every outlined `gpu.func`, a memref argument gets `llvm.noalias` and
+    `llvm.readonly` when no op of the kernel writes it and, at every
+    `gpu.launch_func` of the kernel, its buffer (through reshaping views) is
+    distinct from every other buffer argument. The NVPTX backend then
+    selects non-coherent loads (`ld.global.nc`). Arguments that are written
+    or may alias are left alone, with a remark.
+  }];
+  let statistics = [
+    Statistic<"numMarked", "num-marked", "Arguments marked read-only">
+  ];
+}
+
+def MemoptLowerGpuMathPass : Pass<"memopt-lower-gpu-math"> {
+  let summary = "Lower math ops in GPU kernels without libdevice: native "
+                "PTX instructions or polynomial approximations";
+  let description = [{
+    Upstream NVVM conversion turns most `math` ops into libdevice calls,
+    which only resolve when the CUDA toolkit is found at compile time (the
+    result would depend on the environment). This pass lowers them first:
+    sqrt, exp2, floor, ceil, roundeven, trunc, absf, fma, copysign and
+    arith.maxnumf/minnumf become LLVM intrinsics with a native PTX form (`llvm.call_intrinsic`);
+    `exp(x)` becomes `exp2(x * log2(e))`; tanh, rsqrt, powf and the other
+    compound functions are expanded; log, erf, sin, cos, atan and friends
+    use MLIR's polynomial approximations; f16/bf16 math runs in f32. A math
+    op left over is an error naming it.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect", "arith::ArithDialect"];
+}
+
 #endif // MEMOPT_TRANSFORMS_PASSES_TD

@@ -1,0 +1,128 @@
+//===- LowerGpuMath.cpp - libdevice-free math for kernels ---*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements memopt-lower-gpu-math: math ops in kernels become
+// native PTX instructions (through LLVM intrinsics) or arithmetic, so that the
+// PTX never depends on libdevice being found at compile time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memopt/Transforms/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::memopt {
+#define GEN_PASS_DEF_MEMOPTLOWERGPUMATHPASS
+#include "memopt/Transforms/Passes.h.inc"
+} // namespace mlir::memopt
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+namespace {
+/// math.exp(x) -> exp2(x * log2(e)) on f32 (ex2.approx in PTX).
+struct ExpToExp2 : OpRewritePattern<math::ExpOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::ExpOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return failure();
+    Location loc = op.getLoc();
+    Value log2e = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getF32FloatAttr(1.4426950408889634f));
+    Value x = arith::MulFOp::create(rewriter, loc, op.getOperand(), log2e);
+    rewriter.replaceOpWithNewOp<math::Exp2Op>(op, x);
+    return success();
+  }
+};
+
+/// A math op with a native f32 PTX instruction -> llvm.call_intrinsic.
+template <typename OpTy>
+struct ToIntrinsic : OpRewritePattern<OpTy> {
+  ToIntrinsic(MLIRContext *ctx, StringRef name)
+      : OpRewritePattern<OpTy>(ctx), name(name) {}
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Type t = op->getResult(0).getType();
+    if (!t.isF32() && !t.isF16() && !t.isBF16())
+      return failure();
+    // 16-bit floats: compute in f32 (exact for max/min/abs/rounding).
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    SmallVector<Value> args;
+    for (Value v : op->getOperands())
+      args.push_back(t == f32 ? v
+                              : arith::ExtFOp::create(rewriter, loc, f32, v)
+                                    .getResult());
+    Value r = LLVM::CallIntrinsicOp::create(
+                  rewriter, loc, f32,
+                  rewriter.getStringAttr("llvm." + name + ".f32"), args)
+                  .getResult(0);
+    if (t != f32)
+      r = arith::TruncFOp::create(rewriter, loc, t, r);
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+  std::string name;
+};
+} // namespace
+
+/// Math functions lowered by MLIR's polynomial approximations.
+static bool isApproximated(StringRef name) {
+  name.consume_front("math.");
+  return llvm::is_contained({"log", "log2", "log1p", "erf", "erfc", "expm1",
+                             "sin", "cos", "atan", "atan2", "asin", "acos",
+                             "cbrt"},
+                            name);
+}
+
+namespace {
+struct MemoptLowerGpuMathPass final
+    : memopt::impl::MemoptLowerGpuMathPassBase<MemoptLowerGpuMathPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    // Compound functions in terms of exp, sqrt, log and arithmetic.
+    math::populateExpansionPatterns(
+        patterns, {"tanh", "sinh", "cosh", "asinh", "acosh", "atanh", "tan",
+                   "powf", "fpowi", "rsqrt", "exp2f", "roundf", "clampf"});
+    // 16-bit floats compute in f32.
+    populateMathF32ExpansionPatterns(patterns, [](StringRef) { return true; });
+    populateMathPolynomialApproximationPatterns(patterns, isApproximated);
+    patterns.add<ExpToExp2>(ctx);
+    patterns.add<ToIntrinsic<math::SqrtOp>>(ctx, "sqrt");
+    patterns.add<ToIntrinsic<math::Exp2Op>>(ctx, "exp2");
+    patterns.add<ToIntrinsic<math::FloorOp>>(ctx, "floor");
+    patterns.add<ToIntrinsic<math::CeilOp>>(ctx, "ceil");
+    patterns.add<ToIntrinsic<math::RoundEvenOp>>(ctx, "roundeven");
+    patterns.add<ToIntrinsic<math::RoundOp>>(ctx, "round");
+    patterns.add<ToIntrinsic<math::TruncOp>>(ctx, "trunc");
+    patterns.add<ToIntrinsic<math::AbsFOp>>(ctx, "fabs");
+    patterns.add<ToIntrinsic<math::FmaOp>>(ctx, "fma");
+    patterns.add<ToIntrinsic<math::CopySignOp>>(ctx, "copysign");
+    // NVVM conversion also sends these arith ops to libdevice.
+    patterns.add<ToIntrinsic<arith::MaxNumFOp>>(ctx, "maxnum");
+    patterns.add<ToIntrinsic<arith::MinNumFOp>>(ctx, "minnum");
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
+      getOperation()->emitError("math lowering did not converge");
+      return signalPassFailure();
+    }
+    WalkResult left = getOperation()->walk([&](Operation *op) {
+      if (op->getDialect() && op->getDialect()->getNamespace() == "math") {
+        op->emitOpError("has no libdevice-free lowering for the GPU");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (left.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace
