@@ -41,6 +41,9 @@ LogicalResult mlir::memopt::buildInputStage(OpPassManager &pm,
   pm.addPass(createMemoptCheckInputContractPass());
   // Kernel formation only understands linalg.generic.
   pm.addNestedPass<func::FuncOp>(createMemoptDecomposeLinalgPass());
+  // Inputs read-only, outputs distinct: what bufferization must respect at
+  // the boundary (after decomposition, since its copies are generics).
+  pm.addNestedPass<func::FuncOp>(createMemoptPrepareBoundaryPass());
   return success();
 }
 
@@ -143,8 +146,12 @@ LogicalResult mlir::memopt::buildHostLoweringStage(OpPassManager &pm) {
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertVectorToLLVMPass());
-  // The host's libgcc has no bf16 conversion helpers (__truncsfbf2): expand
-  // bf16 extf/truncf into integer arithmetic.
+  // The host's libgcc has no bf16 conversion helpers (__truncsfbf2): bf16
+  // arithmetic runs in f32, and bf16 extf/truncf become integer arithmetic.
+  arith::ArithEmulateUnsupportedFloatsOptions emulateOpts;
+  emulateOpts.sourceTypeStrs = {"bf16"};
+  emulateOpts.targetTypeStr = "f32";
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(emulateOpts));
   arith::ArithExpandOpsPassOptions expandOpts;
   expandOpts.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expandOpts));

@@ -165,4 +165,21 @@ def MemoptLowerGpuMathPass : Pass<"memopt-lower-gpu-math"> {
   let dependentDialects = ["LLVM::LLVMDialect", "arith::ArithDialect"];
 }
 
+def MemoptPrepareBoundaryPass
+    : InterfacePass<"memopt-prepare-boundary", "FunctionOpInterface"> {
+  let summary = "Make function inputs read-only and every returned tensor a "
+                "distinct new buffer before bufferization";
+  let description = [{
+    The caller owns the input buffers: every tensor argument gets
+    `bufferization.writable = false`, so an op whose destination is an
+    argument writes a copy instead of the caller's data. A result that is
+    an argument, or a value returned more than once, is copied by an
+    identity `linalg.generic` into a fresh tensor, so that every output has
+    its own buffer (upstream buffer-results-to-out-params crashes on
+    duplicate results).
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
+                           "bufferization::BufferizationDialect"];
+}
+
 #endif // MEMOPT_TRANSFORMS_PASSES_TD

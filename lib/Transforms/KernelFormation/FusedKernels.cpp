@@ -267,8 +267,12 @@ static bool tryAppendImpl(Group &group, GroupOp cand, std::string &why) {
     SmallVector<int64_t> groupFull = group.outer;
     if (group.inner >= 0)
       groupFull.push_back(group.inner);
+    // Only when every op of the group iterates over exactly that space.
     bool groupBecomesScalar =
-        inner >= 0 && groupFull == outer && !group.hasReduce();
+        inner >= 0 && groupFull == outer && !group.hasReduce() &&
+        llvm::all_of(group.ops, [&](const GroupOp &g) {
+          return g.op.getNumLoops() == groupFull.size();
+        });
     if (groupBecomesScalar) {
       for (GroupOp &g : group.ops)
         g.role = RowRole::Scalar;
@@ -818,6 +822,13 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
       init = memref::LoadOp::create(b, loc, out.get(), st.outerIds);
     st.scalarValues[root] = arith::getReductionOp(g.kind, b, loc, init, total);
   }
+  // A buffer the group read from memory (a reduction's initial value) and
+  // now overwrites: every thread of the row must have read it first.
+  if (llvm::any_of(group.written, [&](auto &entry) {
+        return group.readExternal.contains(entry.first) &&
+               !isGroupPrivate(entry.first, group);
+      }))
+    gpu::BarrierOp::create(b, loc);
   Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
                                        cIdx(b, loc, 0));
   storeResults(b, st, group, numChunks, leader);
@@ -826,8 +837,20 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
 
 static FailureOr<gpu::LaunchOp>
 emitElementwiseKernel(RewriterBase &b, Group &group,
-                      const KernelTargetInfo &target) {
+                      const KernelTargetInfo &target, std::string &why) {
   Location loc = group.ops.front().op.getLoc();
+  // A row-scalar buffer read from memory and rewritten in place is shared
+  // by threads of several blocks here: no ordering between them exists.
+  for (const GroupOp &g : group.ops)
+    for (OpOperand &out : g.op.getDpsInitsMutable()) {
+      Value root = getRootBuffer(out.get());
+      if (group.inner >= 0 && !group.writtenIsVector.lookup(root) &&
+          group.readExternal.contains(root)) {
+        why = "a per-row value is updated in place by threads of several "
+              "blocks";
+        return failure();
+      }
+    }
   bool scalarOnly = group.inner < 0;
   unsigned vec = scalarOnly ? 1 : chooseVectorWidth(group, target);
   int64_t chunksPerRow = scalarOnly ? 1 : group.inner / vec;
@@ -1211,7 +1234,7 @@ static LogicalResult materializeGroup(RewriterBase &rewriter, Group &group,
   std::string why;
   FailureOr<gpu::LaunchOp> launch =
       group.hasReduce() ? emitRowKernel(rewriter, group, target, why)
-                        : emitElementwiseKernel(rewriter, group, target);
+                        : emitElementwiseKernel(rewriter, group, target, why);
   if (failed(launch)) {
     // Fall back to one naive kernel per op.
     for (GroupOp &g : group.ops) {
