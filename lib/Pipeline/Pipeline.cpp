@@ -117,12 +117,34 @@ mlir::memopt::buildLoweringStage(OpPassManager &pm,
   return success();
 }
 
+LogicalResult mlir::memopt::buildLayoutStage(OpPassManager &pm,
+                                             const MemoptPipelineConfig &cfg) {
+  if (!cfg.aosToSoa)
+    return success();
+  MemoptAosToSoaPassOptions opts;
+  opts.keepSignature = cfg.keepSignature;
+  pm.addPass(createMemoptAosToSoaPass(opts));
+  return success();
+}
+
+LogicalResult mlir::memopt::buildFrontStages(OpPassManager &pm,
+                                             const MemoptPipelineConfig &cfg) {
+  if (failed(buildInputStage(pm, cfg)))
+    return failure();
+  // Layout changes work on generics (after the input stage) and change the
+  // function signature, which bufferization then fixes to memrefs. The
+  // naive baseline keeps the original layout.
+  if (cfg.strategy == KernelStrategy::Fused &&
+      failed(buildLayoutStage(pm, cfg)))
+    return failure();
+  return buildBufferizationStage(pm, cfg);
+}
+
 LogicalResult
 mlir::memopt::buildMemoptPipeline(OpPassManager &pm,
                                   const MemoptPipelineConfig &cfg) {
-  if (failed(buildInputStage(pm, cfg)) ||
-      failed(buildBufferizationStage(pm, cfg)) ||
-      failed(buildKernelStage(pm, cfg)) || failed(buildLoweringStage(pm, cfg)))
+  if (failed(buildFrontStages(pm, cfg)) || failed(buildKernelStage(pm, cfg)) ||
+      failed(buildLoweringStage(pm, cfg)))
     return failure();
   return success();
 }
@@ -141,6 +163,8 @@ LogicalResult mlir::memopt::buildHostLoweringStage(OpPassManager &pm) {
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
+  // f16/bf16 math computes in f32 (the host has no bf16 libcalls).
+  pm.addPass(math::createMathExtendToSupportedTypes());
   // Expand what the LLVM math intrinsics lack, map the rest to libm.
   pm.addPass(math::createMathExpandOpsPass());
   pm.addPass(createConvertMathToLLVMPass());
@@ -168,24 +192,31 @@ LogicalResult mlir::memopt::buildHostLoweringStage(OpPassManager &pm) {
 }
 
 LogicalResult mlir::memopt::buildCpuReferencePipeline(OpPassManager &pm) {
+  // The reference is the original function: no layout change, no kernels.
   MemoptPipelineConfig cfg;
-  if (failed(buildInputStage(pm, cfg)) ||
-      failed(buildBufferizationStage(pm, cfg)))
+  cfg.aosToSoa = false;
+  if (failed(buildFrontStages(pm, cfg)))
     return failure();
+  return buildHostLoweringStage(pm);
+}
+
+LogicalResult
+mlir::memopt::buildHostEmulationBackend(OpPassManager &pm,
+                                        const MemoptPipelineConfig &cfg) {
+  if (failed(buildKernelStage(pm, cfg)))
+    return failure();
+  // Kernels become sequential loops before host lowering, which knows
+  // nothing of gpu.launch.
+  pm.addNestedPass<func::FuncOp>(createMemoptLaunchToLoopsPass());
   return buildHostLoweringStage(pm);
 }
 
 LogicalResult
 mlir::memopt::buildHostEmulationPipeline(OpPassManager &pm,
                                          const MemoptPipelineConfig &cfg) {
-  if (failed(buildInputStage(pm, cfg)) ||
-      failed(buildBufferizationStage(pm, cfg)) ||
-      failed(buildKernelStage(pm, cfg)))
+  if (failed(buildFrontStages(pm, cfg)))
     return failure();
-  // Kernels become sequential loops before host lowering, which knows
-  // nothing of gpu.launch.
-  pm.addNestedPass<func::FuncOp>(createMemoptLaunchToLoopsPass());
-  return buildHostLoweringStage(pm);
+  return buildHostEmulationBackend(pm, cfg);
 }
 
 namespace {
@@ -229,6 +260,11 @@ void mlir::memopt::registerMemoptPipelines() {
       "memopt-input-stage", "Contract check and linalg generalization",
       [](OpPassManager &pm, const PipelineOptions &o) {
         (void)buildInputStage(pm, o.toConfig());
+      });
+  PassPipelineRegistration<PipelineOptions>(
+      "memopt-layout-stage", "AoS-to-SoA layout changes",
+      [](OpPassManager &pm, const PipelineOptions &o) {
+        (void)buildLayoutStage(pm, o.toConfig());
       });
   PassPipelineRegistration<PipelineOptions>(
       "memopt-bufferization-stage", "Bufferization to out-parameters",

@@ -37,6 +37,8 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <set>
+
 using namespace mlir;
 using namespace mlir::memopt;
 
@@ -157,20 +159,84 @@ static llvm::json::Object manifestHeader(const Signature &sig, StringRef kind,
   return m;
 }
 
+/// Assigns manifest buffer ids to the arguments of the bufferized host
+/// function. Arguments carrying `memopt.aos_field` (memopt-aos-to-soa) become
+/// derived buffers; the record arrays they replace stay in the table, marked
+/// host-only. Returns the ids in argument order.
+static FailureOr<SmallVector<unsigned>>
+bindArguments(func::FuncOp host, const Signature &sig, BufferTable &table) {
+  unsigned nIn = sig.inputs.size(), nOut = sig.results.size();
+  std::set<int64_t> replaced;
+  for (unsigned a = 0; a < host.getNumArguments(); ++a)
+    if (auto d = host.getArgAttrOfType<DictionaryAttr>(a, "memopt.aos_field"))
+      replaced.insert(cast<IntegerAttr>(d.get("source")).getInt());
+  SmallVector<unsigned> ids;
+  unsigned next = 0;
+  for (unsigned a = 0; a < host.getNumArguments(); ++a) {
+    if (auto d = host.getArgAttrOfType<DictionaryAttr>(a, "memopt.aos_field")) {
+      int64_t src = cast<IntegerAttr>(d.get("source")).getInt();
+      int64_t record = cast<IntegerAttr>(d.get("record")).getInt();
+      int64_t field = cast<IntegerAttr>(d.get("field")).getInt();
+      if (src < 0 || src >= nIn)
+        return host.emitOpError("memopt.aos_field names argument ")
+               << src << " which is not an input", failure();
+      unsigned id = table.add(
+          "arg" + std::to_string(src) + ".f" + std::to_string(field), "input",
+          cast<ShapedType>(host.getArgument(a).getType()));
+      auto &entry = *table.entries[id].getAsObject();
+      entry["derived"] = llvm::json::Object{{"kind", "aos-field"},
+                                            {"source", src},
+                                            {"record", record},
+                                            {"field", field}};
+      ids.push_back(id);
+      continue;
+    }
+    while (next < nIn && replaced.count(next))
+      ++next;
+    if (next >= nIn + nOut)
+      return host.emitOpError("has more buffer arguments than the function "
+                              "has inputs and results"), failure();
+    ids.push_back(next++);
+  }
+  while (next < nIn && replaced.count(next))
+    ++next;
+  if (next != nIn + nOut)
+    return host.emitOpError("has ")
+           << host.getNumArguments() << " buffer arguments after "
+           << "bufferization, which do not cover the function's "
+           << nIn + nOut << " inputs and results", failure();
+  for (int64_t src : replaced)
+    (*table.entries[src].getAsObject())["host_only"] = true;
+  return ids;
+}
+
+/// Minimum bytes of the program as it consumes its data: every buffer the
+/// device reads once (derived fields instead of host-only record arrays),
+/// every output written once.
+static int64_t consumedMinBytes(BufferTable &table) {
+  int64_t total = 0;
+  for (llvm::json::Value &v : table.entries) {
+    llvm::json::Object &o = *v.getAsObject();
+    std::optional<llvm::StringRef> role = o.getString("role");
+    if (!role || (*role != "input" && *role != "output"))
+      continue;
+    if (o.getBoolean("host_only").value_or(false))
+      continue;
+    total += o.getInteger("bytes").value_or(0);
+  }
+  return total;
+}
+
 /// Builds the host schedule of a lowered GPU program.
 static LogicalResult buildSchedule(func::FuncOp host, const Signature &sig,
+                                   ArrayRef<unsigned> argIds,
                                    ArrayRef<KernelTraffic> traffic,
                                    BufferTable &table,
                                    llvm::json::Array &schedule,
                                    int64_t &modelRead, int64_t &modelWritten) {
   DenseMap<Value, unsigned> ids;
   for (BlockArgument arg : host.getArguments())
-    ids[arg] = arg.getArgNumber();
-  unsigned numArgs = sig.inputs.size() + sig.results.size();
-  if (host.getNumArguments() != numArgs)
-    return host.emitOpError("has ")
-           << host.getNumArguments() << " buffer arguments after "
-           << "bufferization, expected " << numArgs;
+    ids[arg] = argIds[arg.getArgNumber()];
   unsigned temps = 0, views = 0, launchIndex = 0;
   for (Operation &op : host.getBody().front()) {
     if (isa<arith::ConstantOp, func::ReturnOp, memref::DeallocOp>(op))
@@ -369,10 +435,17 @@ FailureOr<Artifact> mlir::memopt::compileArtifact(
     MemoptPipelineConfig cfg = config;
     cfg.strategy = kind == ArtifactKind::Baseline ? KernelStrategy::Naive
                                                   : config.strategy;
+    if (kind == ArtifactKind::Baseline)
+      cfg.aosToSoa = false;
     PassManager front(ctx);
-    if (failed(buildInputStage(front, cfg)) ||
-        failed(buildBufferizationStage(front, cfg)) ||
-        failed(buildKernelStage(front, cfg)) || failed(front.run(*module)))
+    if (failed(buildFrontStages(front, cfg)) || failed(front.run(*module)))
+      return failure();
+    FailureOr<SmallVector<unsigned>> argIds =
+        bindArguments(*findFunction(*module, sig->name), *sig, table);
+    if (failed(argIds))
+      return failure();
+    PassManager kernels(ctx);
+    if (failed(buildKernelStage(kernels, cfg)) || failed(kernels.run(*module)))
       return failure();
     // The traffic model runs on the formed kernels, before outlining, in
     // launch order; outlining keeps that order.
@@ -401,30 +474,47 @@ FailureOr<Artifact> mlir::memopt::compileArtifact(
     func::FuncOp host = *findFunction(*module, sig->name);
     llvm::json::Array schedule;
     int64_t read = 0, written = 0;
-    if (failed(buildSchedule(host, *sig, traffic, table, schedule, read,
-                             written)))
+    if (failed(buildSchedule(host, *sig, *argIds, traffic, table, schedule,
+                             read, written)))
       return failure();
     manifest["ptx"] = (stem + ".ptx").str();
+    manifest["min_bytes"] = consumedMinBytes(table);
     manifest["buffers"] = table.take();
     manifest["schedule"] = std::move(schedule);
     manifest["model_bytes"] =
         llvm::json::Object{{"read", read}, {"written", written}};
     artifact.ptx = std::move(ptx);
   } else {
-    PassManager pm(ctx);
     MemoptPipelineConfig cfg = config;
-    if (kind == ArtifactKind::BaselineOnHost)
+    if (kind != ArtifactKind::OptimizedOnHost) {
       cfg.strategy = KernelStrategy::Naive;
-    LogicalResult built = kind == ArtifactKind::Reference
-                              ? buildCpuReferencePipeline(pm)
-                              : buildHostEmulationPipeline(pm, cfg);
-    if (failed(built) || failed(pm.run(*module)))
+      cfg.aosToSoa = false;
+    }
+    // The front stages first, to learn which buffer each entry-point
+    // argument is; the reference stops at bufferization before lowering.
+    PassManager front(ctx);
+    if (failed(buildFrontStages(front, cfg)) || failed(front.run(*module)))
       return failure();
+    FailureOr<SmallVector<unsigned>> argIds =
+        bindArguments(*findFunction(*module, sig->name), *sig, table);
+    if (failed(argIds))
+      return failure();
+    PassManager back(ctx);
+    LogicalResult built = kind == ArtifactKind::Reference
+                              ? buildHostLoweringStage(back)
+                              : buildHostEmulationBackend(back, cfg);
+    if (failed(built) || failed(back.run(*module)))
+      return failure();
+    llvm::json::Array entryArgs;
+    for (unsigned id : *argIds)
+      entryArgs.push_back(id);
+    manifest["entry_args"] = std::move(entryArgs);
     FailureOr<std::string> obj = emitHostObject(*module);
     if (failed(obj))
       return failure();
     artifact.hostObject = std::move(*obj);
     manifest["library"] = (stem + ".so").str();
+    manifest["min_bytes"] = consumedMinBytes(table);
     manifest["symbol"] = sig->name;
     manifest["buffers"] = table.take();
     manifest["schedule"] = llvm::json::Array();

@@ -141,13 +141,99 @@ std::vector<std::vector<unsigned char>>
 memopt::runtime::makeInputs(const Manifest &m, uint64_t seed) {
   std::vector<std::vector<unsigned char>> result(m.buffers.size());
   for (const Buffer &b : m.buffers) {
-    if (b.role != BufferRole::Input)
+    if (b.role != BufferRole::Input || b.isDerived())
       continue;
     auto &data = result[static_cast<size_t>(b.id)];
     data.resize(static_cast<size_t>(b.bytes));
     fillBuffer(data.data(), b.numElements(), b.dtype, seed, b.id);
   }
+  // Validation guarantees every source is a filled, well-sized input.
+  for (const Buffer &b : m.buffers)
+    if (b.isDerived())
+      (void)computeDerived(m, b, result);
   return result;
+}
+
+namespace {
+template <typename T>
+void gatherTyped(const void *src, void *dst, int64_t n, int64_t record,
+                 int64_t field) {
+  const T *s = static_cast<const T *>(src) + field;
+  T *d = static_cast<T *>(dst);
+  for (int64_t i = 0; i < n; ++i)
+    d[i] = s[i * record];
+}
+} // namespace
+
+void memopt::runtime::gatherAosField(const void *src, void *dst,
+                                     int64_t numElements, unsigned elementSize,
+                                     int64_t record, int64_t field) {
+  switch (elementSize) {
+  case 1:
+    return gatherTyped<uint8_t>(src, dst, numElements, record, field);
+  case 2:
+    return gatherTyped<uint16_t>(src, dst, numElements, record, field);
+  case 4:
+    return gatherTyped<uint32_t>(src, dst, numElements, record, field);
+  case 8:
+    return gatherTyped<uint64_t>(src, dst, numElements, record, field);
+  default:
+    break;
+  }
+  const unsigned char *s = static_cast<const unsigned char *>(src);
+  unsigned char *d = static_cast<unsigned char *>(dst);
+  for (int64_t i = 0; i < numElements; ++i)
+    std::memcpy(d + i * elementSize, s + (i * record + field) * elementSize,
+                elementSize);
+}
+
+Status memopt::runtime::computeDerived(
+    const Manifest &m, const Buffer &b,
+    std::vector<std::vector<unsigned char>> &bufs) {
+  std::string ctx = m.path + ": buffers[id=" + std::to_string(b.id) + "]";
+  if (!b.isDerived())
+    return makeError(ErrorKind::Manifest, ctx + ": not a derived buffer");
+  const DerivedInfo &d = b.derived;
+  if (bufs.size() < m.buffers.size())
+    bufs.resize(m.buffers.size());
+  return computeDerived(m, b, bufs[static_cast<size_t>(d.source)],
+                        bufs[static_cast<size_t>(b.id)]);
+}
+
+Status memopt::runtime::computeDerived(const Manifest &m, const Buffer &b,
+                                       const std::vector<unsigned char> &in,
+                                       std::vector<unsigned char> &out) {
+  std::string ctx = m.path + ": buffers[id=" + std::to_string(b.id) + "]";
+  if (!b.isDerived())
+    return makeError(ErrorKind::Manifest, ctx + ": not a derived buffer");
+  const DerivedInfo &d = b.derived;
+  const Buffer &src = m.buffers[static_cast<size_t>(d.source)];
+  if (static_cast<int64_t>(in.size()) != src.bytes)
+    return makeError(ErrorKind::Manifest,
+                     ctx + ".derived.source: host copy of buffer " +
+                         std::to_string(d.source) + " has " +
+                         std::to_string(in.size()) + " bytes, expected " +
+                         std::to_string(src.bytes));
+  out.resize(static_cast<size_t>(b.bytes));
+  gatherAosField(in.data(), out.data(), b.numElements(), dtypeSize(b.dtype),
+                 d.record, d.field);
+  return Status::ok();
+}
+
+uint64_t memopt::runtime::hashBytes(const void *data, size_t n) {
+  const unsigned char *p = static_cast<const unsigned char *>(data);
+  uint64_t h = 0xcbf29ce484222325ull;
+  size_t i = 0;
+  // 8 bytes at a time: inputs are hundreds of MiB.
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    h = (h ^ w) * 0x100000001b3ull;
+    h ^= h >> 29;
+  }
+  for (; i < n; ++i)
+    h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
 }
 
 double memopt::runtime::loadAsDouble(const void *data, DType type,

@@ -161,7 +161,8 @@ DevicePipeline::create(const CudaDriver &driver, const Manifest &manifest) {
 
   p->allocations.assign(manifest.buffers.size(), 0);
   for (const Buffer &b : manifest.buffers) {
-    if (b.role == BufferRole::Alias)
+    // Aliases share their target's memory; host-only inputs have none.
+    if (!b.isAllocated())
       continue;
     // cuMemAlloc rejects 0 bytes; keep a valid, distinct address anyway.
     size_t bytes = static_cast<size_t>(std::max<int64_t>(b.bytes, 1));
@@ -229,21 +230,64 @@ std::string DevicePipeline::describeLaunch(const Step &st) const {
 Status DevicePipeline::upload(
     const std::vector<std::vector<unsigned char>> &inputs) {
   for (const Buffer &b : m.buffers) {
-    if (b.role != BufferRole::Input)
+    if (b.role != BufferRole::Input || b.hostOnly)
       continue;
-    const auto &data = inputs[static_cast<size_t>(b.id)];
-    if (static_cast<int64_t>(data.size()) != b.bytes)
+    if (static_cast<size_t>(b.id) >= inputs.size())
       return makeError(ErrorKind::Manifest,
                        m.path + ": buffers[id=" + std::to_string(b.id) +
-                           "]: host input has " + std::to_string(data.size()) +
-                           " bytes, manifest says " + std::to_string(b.bytes));
-    Status s = drv.check(
-        drv.api().cuMemcpyHtoD(address(b.id), data.data(), data.size()),
-        "cuMemcpyHtoD of input buffer " + std::to_string(b.id));
+                           "]: no host data for this input");
+    Status s = uploadBuffer(b.id, inputs[static_cast<size_t>(b.id)]);
     if (s.failed())
       return s;
   }
   return Status::ok();
+}
+
+Status DevicePipeline::uploadBuffer(int64_t id,
+                                    const std::vector<unsigned char> &data) {
+  const Buffer &b = m.buffers[static_cast<size_t>(id)];
+  std::string ctx = m.path + ": buffers[id=" + std::to_string(id) + "]";
+  if (b.role != BufferRole::Input || b.hostOnly)
+    return makeError(ErrorKind::Manifest,
+                     ctx + ": only inputs with a device allocation are "
+                           "uploaded");
+  if (static_cast<int64_t>(data.size()) != b.bytes)
+    return makeError(ErrorKind::Manifest,
+                     ctx + ": host input has " + std::to_string(data.size()) +
+                         " bytes, manifest says " + std::to_string(b.bytes));
+  if (b.bytes == 0)
+    return Status::ok();
+  return drv.check(
+      drv.api().cuMemcpyHtoD(address(b.id), data.data(), data.size()),
+      "cuMemcpyHtoD of input buffer " + std::to_string(b.id));
+}
+
+Expected<double>
+DevicePipeline::uploadBufferTimed(int64_t id,
+                                  const std::vector<unsigned char> &data) {
+  const DriverApi &api = drv.api();
+  EventSet events(drv);
+  Status s = events.create(2);
+  if (s.failed())
+    return s.error();
+  // Drain earlier work so that the interval holds only this copy.
+  if ((s = drv.check(api.cuCtxSynchronize(), "cuCtxSynchronize")).failed() ||
+      (s = drv.check(api.cuEventRecord(events[0], nullptr), "cuEventRecord"))
+          .failed() ||
+      (s = uploadBuffer(id, data)).failed() ||
+      (s = drv.check(api.cuEventRecord(events[1], nullptr), "cuEventRecord"))
+          .failed() ||
+      (s = drv.check(api.cuEventSynchronize(events[1]),
+                     "cuEventSynchronize after uploading buffer " +
+                         std::to_string(id)))
+          .failed())
+    return s.error();
+  float ms = 0.0f;
+  if ((s = drv.check(api.cuEventElapsedTime(&ms, events[0], events[1]),
+                     "cuEventElapsedTime"))
+          .failed())
+    return s.error();
+  return static_cast<double>(ms);
 }
 
 Status DevicePipeline::poison() {
@@ -335,6 +379,10 @@ Status DevicePipeline::run(bool syncEachStep) {
 
 Status DevicePipeline::download(int64_t id, std::vector<unsigned char> &out) {
   const Buffer &b = m.buffers[static_cast<size_t>(id)];
+  if (b.hostOnly)
+    return makeError(ErrorKind::Manifest,
+                     m.path + ": buffers[id=" + std::to_string(id) +
+                         "]: host_only buffer has no device copy");
   out.resize(static_cast<size_t>(b.bytes));
   if (b.bytes == 0)
     return Status::ok();

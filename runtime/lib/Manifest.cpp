@@ -113,8 +113,28 @@ std::string Step::label() const {
 
 unsigned Manifest::numInputs() const {
   return static_cast<unsigned>(
-      std::count_if(buffers.begin(), buffers.end(),
-                    [](const Buffer &b) { return b.role == BufferRole::Input; }));
+      std::count_if(buffers.begin(), buffers.end(), [](const Buffer &b) {
+        return b.role == BufferRole::Input && !b.isDerived();
+      }));
+}
+
+unsigned Manifest::numDerived() const {
+  return static_cast<unsigned>(std::count_if(
+      buffers.begin(), buffers.end(),
+      [](const Buffer &b) { return b.isDerived(); }));
+}
+
+std::vector<int64_t> Manifest::hostEntryArgs() const {
+  if (!entryArgs.empty())
+    return entryArgs;
+  std::vector<int64_t> ids;
+  for (const Buffer &b : buffers)
+    if (b.role == BufferRole::Input && !b.hostOnly)
+      ids.push_back(b.id);
+  for (const Buffer &b : buffers)
+    if (b.role == BufferRole::Output)
+      ids.push_back(b.id);
+  return ids;
 }
 
 unsigned Manifest::numOutputs() const {
@@ -341,6 +361,46 @@ static Status parseBuffer(const FieldReader &r, const json::Value &jb,
       return r.error(ctx + ".layout", "only \"row-major\" is supported by "
                                       "manifest version 1");
   }
+  if (const json::Value *ho = jb.find("host_only")) {
+    if (!ho->isBool())
+      return r.error(ctx + ".host_only", std::string("expected bool, got ") +
+                                             json::kindName(ho->getKind()));
+    b.hostOnly = ho->getBool();
+    if (b.hostOnly && b.role != BufferRole::Input)
+      return r.error(ctx + ".host_only",
+                     std::string("only inputs may be host-only, this buffer "
+                                 "is '") +
+                         roleName(b.role) + "'");
+  }
+  if (const json::Value *jd = jb.find("derived")) {
+    std::string dctx = ctx + ".derived";
+    if (!jd->isObject())
+      return r.error(dctx, std::string("expected object, got ") +
+                               json::kindName(jd->getKind()));
+    if (b.role != BufferRole::Input)
+      return r.error(dctx, std::string("only inputs may be derived, this "
+                                       "buffer is '") +
+                               roleName(b.role) + "'");
+    if (b.hostOnly)
+      return r.error(dctx, "a derived buffer cannot be host_only");
+    std::string kind;
+    if ((s = r.getString(*jd, dctx, "kind", kind)).failed())
+      return s;
+    if (kind != "aos-field")
+      return r.error(dctx + ".kind", "unknown derivation '" + kind +
+                                         "' (expected aos-field)");
+    b.derived.kind = DerivedInfo::Kind::AosField;
+    if ((s = r.getInt(*jd, dctx, "source", b.derived.source, 0)).failed() ||
+        (s = r.getInt(*jd, dctx, "record", b.derived.record, 1)).failed() ||
+        (s = r.getInt(*jd, dctx, "field", b.derived.field, 0)).failed())
+      return s;
+    if (b.derived.field >= b.derived.record)
+      return r.error(dctx + ".field",
+                     "field " + std::to_string(b.derived.field) +
+                         " out of range for a record of " +
+                         std::to_string(b.derived.record) +
+                         " elements (expected 0 <= field < record)");
+  }
   return Status::ok();
 }
 
@@ -353,6 +413,9 @@ static Status parseStep(const FieldReader &r, const json::Value &js,
       return r.error(field, "buffer " + std::to_string(id) +
                                 " does not exist (manifest has " +
                                 std::to_string(m.buffers.size()) + " buffers)");
+    if (m.buffers[static_cast<size_t>(id)].hostOnly)
+      return r.error(field, "buffer " + std::to_string(id) +
+                                " is host_only (it has no device allocation)");
     return Status::ok();
   };
   std::string kind;
@@ -542,19 +605,49 @@ memopt::runtime::manifestFromJson(const json::Value &root,
     seen[static_cast<size_t>(b.id)] = true;
     m.buffers[static_cast<size_t>(b.id)] = std::move(b);
   }
-  // Inputs first, then outputs, then temporaries and aliases.
+  // Inputs first, then outputs, then derived inputs, temporaries and
+  // aliases (in any order among themselves).
   int phase = 0;
   for (const Buffer &b : m.buffers) {
     std::string ctx = "buffers[id=" + std::to_string(b.id) + "]";
-    int rank = b.role == BufferRole::Input ? 0
+    int rank = b.isDerived()                    ? 2
+               : b.role == BufferRole::Input  ? 0
                : b.role == BufferRole::Output ? 1
                                               : 2;
     if (rank < phase)
       return r.error(ctx + ".role",
                      std::string("'") + roleName(b.role) +
                          "' buffer after a later role: ids must list inputs, "
-                         "then outputs, then temps/aliases");
+                         "then outputs, then derived inputs, temps and "
+                         "aliases");
     phase = rank;
+    if (b.isDerived()) {
+      std::string dctx = ctx + ".derived";
+      const DerivedInfo &d = b.derived;
+      if (d.source >= static_cast<int64_t>(m.buffers.size()))
+        return r.error(dctx + ".source", "buffer " +
+                                             std::to_string(d.source) +
+                                             " does not exist");
+      const Buffer &src = m.buffers[static_cast<size_t>(d.source)];
+      if (src.role != BufferRole::Input || src.isDerived())
+        return r.error(dctx + ".source",
+                       "buffer " + std::to_string(d.source) +
+                           " is not a (non-derived) input");
+      if (src.dtype != b.dtype)
+        return r.error(dctx + ".source",
+                       std::string("source dtype ") + dtypeName(src.dtype) +
+                           " differs from this buffer's " +
+                           dtypeName(b.dtype));
+      int64_t want;
+      if (mulOverflows(b.numElements(), d.record, want) ||
+          src.numElements() != want)
+        return r.error(dctx + ".record",
+                       "source buffer " + std::to_string(d.source) + " has " +
+                           std::to_string(src.numElements()) +
+                           " elements, expected numElements * record = " +
+                           std::to_string(b.numElements()) + " * " +
+                           std::to_string(d.record));
+    }
     if (isReference &&
         (b.role == BufferRole::Temp || b.role == BufferRole::Alias))
       return r.error(ctx + ".role", "a reference manifest lists only input "
@@ -566,6 +659,9 @@ memopt::runtime::manifestFromJson(const json::Value &root,
       return r.error(actx, "buffer " + std::to_string(b.aliasOf) +
                                " does not exist");
     const Buffer &target = m.buffers[static_cast<size_t>(b.aliasOf)];
+    if (target.hostOnly)
+      return r.error(actx, "buffer " + std::to_string(b.aliasOf) +
+                               " is host_only (it has no device allocation)");
     if (target.role == BufferRole::Alias)
       return r.error(actx, "alias of alias " + std::to_string(b.aliasOf) +
                                " (alias the allocated buffer directly)");
@@ -583,6 +679,43 @@ memopt::runtime::manifestFromJson(const json::Value &root,
   }
   if (m.numOutputs() == 0)
     return r.error("buffers", "no buffer with role 'output'");
+
+  if (const json::Value *ea = root.find("entry_args")) {
+    if (!isHost)
+      return r.error("entry_args", "only host pipelines (reference, "
+                                   "baseline-host, optimized-host) have an "
+                                   "entry point; GPU pipelines bind buffers "
+                                   "through kernel args");
+    if (!ea->isArray())
+      return r.error("entry_args", std::string("expected array, got ") +
+                                       json::kindName(ea->getKind()));
+    std::vector<bool> used(m.buffers.size(), false);
+    for (size_t i = 0; i < ea->size(); ++i) {
+      const json::Value &v = ea->at(i);
+      std::string field = "entry_args[" + std::to_string(i) + "]";
+      if (!v.isInt() || v.getInt() < 0 ||
+          v.getInt() >= static_cast<int64_t>(m.buffers.size()))
+        return r.error(field, "expected a buffer id in [0, " +
+                                  std::to_string(m.buffers.size()) + ")");
+      const Buffer &b = m.buffers[static_cast<size_t>(v.getInt())];
+      if (b.role != BufferRole::Input && b.role != BufferRole::Output)
+        return r.error(field, "buffer " + std::to_string(b.id) + " is a " +
+                                  roleName(b.role) +
+                                  "; only inputs and outputs are passed");
+      if (b.hostOnly)
+        return r.error(field, "buffer " + std::to_string(b.id) +
+                                  " is host_only and is not passed");
+      if (used[static_cast<size_t>(b.id)])
+        return r.error(field, "buffer " + std::to_string(b.id) +
+                                  " listed twice");
+      used[static_cast<size_t>(b.id)] = true;
+      m.entryArgs.push_back(b.id);
+    }
+    for (const Buffer &b : m.buffers)
+      if (b.role == BufferRole::Output && !used[static_cast<size_t>(b.id)])
+        return r.error("entry_args", "output buffer " + std::to_string(b.id) +
+                                         " is missing");
+  }
 
   const json::Value *schedule;
   if ((s = r.get(root, "", "schedule", schedule, json::Value::Kind::Array))
@@ -644,10 +777,15 @@ Status memopt::runtime::checkCompatible(const Manifest &base,
   if (base.numOutputs() != other.numOutputs())
     return mismatch("buffers: " + std::to_string(other.numOutputs()) +
                     " outputs vs " + std::to_string(base.numOutputs()));
+  // Validation puts signature buffers first (ids 0 .. n-1), in both.
   unsigned n = base.numInputs() + base.numOutputs();
   for (unsigned i = 0; i < n; ++i) {
     const Buffer &a = base.buffers[i];
     const Buffer &b = other.buffers[i];
+    if (!a.isSignature() || !b.isSignature())
+      return mismatch("buffers[id=" + std::to_string(i) +
+                      "]: not a signature buffer (inputs, then outputs, "
+                      "must come first)");
     std::string ctx = "buffers[id=" + std::to_string(i) + "]";
     if (a.role != b.role)
       return mismatch(ctx + ".role: " + roleName(b.role) + " vs " +

@@ -47,6 +47,30 @@ Status ReferenceLibrary::open(const std::string &path,
   return Status::ok();
 }
 
+Expected<std::vector<void *>>
+memopt::runtime::entryPointArgs(const Manifest &m,
+                                std::vector<std::vector<unsigned char>> &bufs) {
+  std::vector<int64_t> ids = m.hostEntryArgs();
+  if (ids.size() > kMaxReferenceArgs)
+    return makeError(ErrorKind::Reference,
+                     m.path + ": entry point takes " +
+                         std::to_string(ids.size()) +
+                         " buffer arguments, at most " +
+                         std::to_string(kMaxReferenceArgs) + " supported");
+  std::vector<void *> args;
+  for (int64_t id : ids) {
+    const Buffer &b = m.buffers[static_cast<size_t>(id)];
+    if (static_cast<size_t>(id) >= bufs.size() ||
+        static_cast<int64_t>(bufs[static_cast<size_t>(id)].size()) != b.bytes)
+      return makeError(ErrorKind::Manifest,
+                       m.path + ": buffers[id=" + std::to_string(id) +
+                           "]: no host copy of " + std::to_string(b.bytes) +
+                           " bytes for the entry point");
+    args.push_back(bufs[static_cast<size_t>(id)].data());
+  }
+  return args;
+}
+
 Status ReferenceLibrary::call(const std::vector<void *> &args) const {
   if (args.size() > kMaxReferenceArgs)
     return makeError(ErrorKind::Reference,

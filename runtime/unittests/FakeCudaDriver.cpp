@@ -197,6 +197,21 @@ CUresult cuLaunchKernel(void *fn, unsigned, unsigned, unsigned, unsigned,
       out[i] = x[i] * s;
     return 0;
   }
+  if (endsWith(name, "_fieldsum")) {
+    // AoS: args p, out, n, record, fa, fb; out[i] = p[i].fa + 2 * p[i].fb.
+    float *p = ptr(0), *out = ptr(1);
+    int64_t record = i64(3), fa = i64(4), fb = i64(5);
+    for (int64_t i = 0, n = i64(2); i < n; ++i)
+      out[i] = p[i * record + fa] + 2.0f * p[i * record + fb];
+    return 0;
+  }
+  if (endsWith(name, "_soasum")) {
+    // SoA: args a, b, out, n; out[i] = a[i] + 2 * b[i].
+    float *a = ptr(0), *b = ptr(1), *out = ptr(2);
+    for (int64_t i = 0, n = i64(3); i < n; ++i)
+      out[i] = a[i] + 2.0f * b[i];
+    return 0;
+  }
   if (endsWith(name, "_fault")) {
     pendingError = 700; // CUDA_ERROR_ILLEGAL_ADDRESS, reported at sync
     return 0;

@@ -22,6 +22,32 @@ void memopt_test_add(void *a, void *b, void *out) {
     z[i] = x[i] + y[i];
 }
 
+/// AoS reference of the layout tests: p is f32[64, 4] (records of 4 fields),
+/// out[i] = p[i].f1 + 2 * p[i].f2.
+void memopt_test_aos_ref(void *p, void *out) {
+  const float *x = static_cast<const float *>(p);
+  float *z = static_cast<float *>(out);
+  for (int i = 0; i < 64; ++i)
+    z[i] = x[i * 4 + 1] + 2.0f * x[i * 4 + 2];
+}
+
+/// SoA ("optimized-host") version of memopt_test_aos_ref: the two used fields
+/// arrive as separate arrays, in an order that differs from the default
+/// (output first, then field 2, then field 1), so only entry_args binds them.
+void memopt_test_soa_opt(void *out, void *f2, void *f1) {
+  const float *a = static_cast<const float *>(f1);
+  const float *b = static_cast<const float *>(f2);
+  float *z = static_cast<float *>(out);
+  for (int i = 0; i < 64; ++i)
+    z[i] = a[i] + 2.0f * b[i];
+}
+
+/// Like memopt_test_soa_opt, but also writes its (derived) input f1.
+void memopt_test_soa_clobber(void *out, void *f2, void *f1) {
+  memopt_test_soa_opt(out, f2, f1);
+  static_cast<float *>(f1)[0] = 99.0f;
+}
+
 /// Copies the first int32 of p0..p30 into p31[0..30]: proves that all 32
 /// pointers arrive, in order.
 void memopt_test_args32(void *p0, void *p1, void *p2, void *p3, void *p4,

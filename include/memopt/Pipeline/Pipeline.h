@@ -36,11 +36,23 @@ struct MemoptPipelineConfig {
   unsigned maxThreadsPerBlock = 1024;
   /// Kernel formation strategy; the baseline pipeline forces Naive.
   KernelStrategy strategy = KernelStrategy::Fused;
+  /// Split record arrays read at a few fields into per-field arrays (the
+  /// layout stage); the baseline pipeline forces false.
+  bool aosToSoa = true;
+  /// With aosToSoa: keep the function signature and extract fields inside.
+  bool keepSignature = false;
 };
 
 /// Stage 0: contract check, decomposition of aggregates, generalization.
 LogicalResult buildInputStage(OpPassManager &pm,
                               const MemoptPipelineConfig &config);
+/// Stage 2: AoS-to-SoA layout changes (when `config.aosToSoa`).
+LogicalResult buildLayoutStage(OpPassManager &pm,
+                               const MemoptPipelineConfig &config);
+/// Input stage, layout stage (when enabled and the strategy is Fused) and
+/// bufferization: everything before kernel formation.
+LogicalResult buildFrontStages(OpPassManager &pm,
+                               const MemoptPipelineConfig &config);
 /// Tensors to memrefs: one-shot bufferization with identity layouts at the
 /// function boundary, results turned into out-parameters.
 LogicalResult buildBufferizationStage(OpPassManager &pm,
@@ -65,6 +77,10 @@ LogicalResult buildCpuReferencePipeline(OpPassManager &pm);
 /// memopt-launch-to-loops) to the LLVM dialect for the CPU.
 LogicalResult buildHostLoweringStage(OpPassManager &pm);
 
+/// After buildFrontStages: forms kernels with `config.strategy`, runs them
+/// as host loops and lowers for the CPU.
+LogicalResult buildHostEmulationBackend(OpPassManager &pm,
+                                        const MemoptPipelineConfig &config);
 /// Forms kernels with `config.strategy`, runs them as host loops
 /// (memopt-launch-to-loops) and lowers everything for the CPU: CPU
 /// differential testing of kernel formation.

@@ -182,4 +182,44 @@ def MemoptPrepareBoundaryPass
                            "bufferization::BufferizationDialect"];
 }
 
+def MemoptAosToSoaPass : Pass<"memopt-aos-to-soa", "ModuleOp"> {
+  let summary = "Split array-of-records function arguments read at a few "
+                "constant fields into one array per field";
+  let description = [{
+    A public function's argument `tensor<N x F x T>` (F a small static
+    record size) whose every use is a `linalg.generic` input indexed with a
+    constant last index is an array of records read at some fields. When the
+    traffic model says the fields alone move fewer DRAM sectors than the
+    records, the argument is replaced by one `tensor<N x T>` argument per
+    used field, and every access is rewritten together:
+
+    ```mlir
+    func.func @f(%p: tensor<1024x8xf32>) ... ins(%p, %p : ...) maps (d0)->(d0,3), (d0)->(d0,6)
+    // becomes
+    func.func @f(%p3: tensor<1024xf32> {memopt.aos_field = {source = 0, record = 8, field = 3}},
+                 %p6: tensor<1024xf32> {memopt.aos_field = {source = 0, record = 8, field = 6}})
+    ```
+
+    The `memopt.aos_field` attributes tell the launch manifest (and through
+    it the runtime, which converts host data once on upload) where each new
+    argument comes from. With `keep-signature`, the signature stays and the
+    fields are extracted inside the function instead (for callers that
+    cannot change; after fusion this costs the AoS traffic again). Arguments
+    left alone get a remark saying why (all fields used, a dynamic or
+    non-constant field index, another kind of use).
+  }];
+  let options = [
+    Option<"keepSignature", "keep-signature", "bool", "false",
+           "Keep the signature and extract fields inside the function">,
+    Option<"maxRecordFields", "max-record-fields", "unsigned", "16",
+           "Largest record (innermost dimension) considered">,
+    Option<"sectorBytes", "sector-bytes", "unsigned", "32",
+           "DRAM access granularity of the target in bytes">
+  ];
+  let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numConverted", "num-converted", "Arguments split into fields">
+  ];
+}
+
 #endif // MEMOPT_TRANSFORMS_PASSES_TD

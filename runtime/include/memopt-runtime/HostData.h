@@ -15,6 +15,7 @@
 
 #include "memopt-runtime/Manifest.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -71,9 +72,33 @@ void fillBuffer(void *data, int64_t numElements, DType type, uint64_t seed,
                 int64_t bufferId);
 
 /// Allocates and fills host copies of all input buffers of `m`; element i of
-/// the result is the buffer with id i (empty for non-inputs).
+/// the result is the buffer with id i (empty for non-inputs). Signature
+/// inputs (host-only ones included) are filled from the seed; derived inputs
+/// are then computed from their sources (computeDerived).
 std::vector<std::vector<unsigned char>> makeInputs(const Manifest &m,
                                                    uint64_t seed);
+
+/// The aos-field gather: dst[i] = src[i * record + field] for i in
+/// [0, numElements), elements of `elementSize` bytes (1, 2, 4 or 8; any
+/// other size is copied bytewise). `src` holds numElements * record elements.
+void gatherAosField(const void *src, void *dst, int64_t numElements,
+                    unsigned elementSize, int64_t record, int64_t field);
+
+/// Computes the host contents of derived buffer `b` of `m` into
+/// bufs[b.id] from bufs[b.derived.source] (resizing bufs to the manifest's
+/// buffer count if needed). Fails (kind Manifest, naming the buffer) if `b`
+/// is not derived or the source's host copy has the wrong size.
+Status computeDerived(const Manifest &m, const Buffer &b,
+                      std::vector<std::vector<unsigned char>> &bufs);
+/// Same, with the source's host copy and the destination given directly
+/// (`out` is resized to b.bytes).
+Status computeDerived(const Manifest &m, const Buffer &b,
+                      const std::vector<unsigned char> &source,
+                      std::vector<unsigned char> &out);
+
+/// A fast 64-bit hash of a byte range (FNV-style, 8 bytes at a time), used
+/// to check that inputs were not written.
+uint64_t hashBytes(const void *data, size_t size);
 
 /// Reads element `index` of a buffer of `type` as double (f16/bf16 widened).
 double loadAsDouble(const void *data, DType type, int64_t index);

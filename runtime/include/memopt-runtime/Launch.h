@@ -46,21 +46,31 @@ public:
   /// the JIT error log), resolves every kernel of the schedule (a kernel
   /// missing from the module is an error naming it), raises the dynamic
   /// shared-memory limit where a launch asks for more than 48 KiB, and
-  /// allocates every non-alias buffer (out of memory names the buffer and
-  /// its size). Errors have kind Manifest (unreadable PTX) or Cuda.
+  /// allocates every buffer that is neither an alias nor host-only (out of
+  /// memory names the buffer and its size). Errors have kind Manifest (unreadable PTX) or Cuda.
   static Expected<std::unique_ptr<DevicePipeline>>
   create(const CudaDriver &driver, const Manifest &manifest);
   ~DevicePipeline();
 
-  /// Copies host inputs (indexed by buffer id, as makeInputs returns) in.
+  /// Copies host inputs (indexed by buffer id, as makeInputs returns) in:
+  /// every input with a device allocation (host-only ones are skipped,
+  /// derived ones are uploaded like any input).
   Status upload(const std::vector<std::vector<unsigned char>> &inputs);
+  /// Copies one input buffer in; `data` must have exactly its size. Fails
+  /// for non-inputs and host-only inputs.
+  Status uploadBuffer(int64_t id, const std::vector<unsigned char> &data);
+  /// uploadBuffer, timed: synchronizes, then records an event before and
+  /// after the copy and returns the elapsed milliseconds between them.
+  Expected<double> uploadBufferTimed(int64_t id,
+                                     const std::vector<unsigned char> &data);
   /// Writes kPoisonByte over every output and temporary buffer.
   Status poison();
   /// Runs the schedule once. With syncEachStep, synchronizes after every
   /// step so that an asynchronous fault is attributed to its step. A failed
   /// launch names the kernel, grid, block and arguments.
   Status run(bool syncEachStep);
-  /// Copies buffer `id` (any role; aliases read their view) to the host.
+  /// Copies buffer `id` (any role but host-only inputs, which have no device
+  /// copy; aliases read their view) to the host.
   Status download(int64_t id, std::vector<unsigned char> &out);
   /// Poisons, then runs the schedule `warmup` + `iters` times, recording an
   /// event between steps; poisoning stays outside the timed interval.

@@ -39,6 +39,17 @@ bool isFloat(DType type);
 enum class BufferRole { Input, Output, Temp, Alias };
 const char *roleName(BufferRole role);
 
+/// How a derived input's host contents are computed from another input
+/// (docs/manifest.md, "Derived buffers"). Only "aos-field" exists: element i
+/// of the derived buffer is element i * record + field of the source.
+struct DerivedInfo {
+  enum class Kind { None, AosField };
+  Kind kind = Kind::None;
+  int64_t source = -1; ///< id of the (non-derived) input it is computed from
+  int64_t record = 1;  ///< elements per record of the source (F)
+  int64_t field = 0;   ///< field index within a record, 0 <= field < record
+};
+
 struct Buffer {
   int64_t id = 0;
   std::string name;
@@ -49,9 +60,26 @@ struct Buffer {
   /// Alias only: the aliased (allocated) buffer and the byte offset into it.
   int64_t aliasOf = -1;
   int64_t offsetBytes = 0;
+  /// Input only: part of the function's signature (filled from the seed like
+  /// any input) but never allocated on the device nor passed to kernels or
+  /// to a host entry point; derived buffers are computed from it.
+  bool hostOnly = false;
+  /// Input only: contents computed on the host from another input (a
+  /// layout conversion) instead of filled from the seed. Derived buffers
+  /// are not part of the signature; their ids follow the outputs.
+  DerivedInfo derived;
 
   /// Number of elements: product of the shape (1 for rank 0).
   int64_t numElements() const;
+  bool isDerived() const { return derived.kind != DerivedInfo::Kind::None; }
+  /// A signature buffer: a non-derived input, or an output. These have the
+  /// same ids, roles, dtypes and shapes in every pipeline of one function.
+  bool isSignature() const {
+    return (role == BufferRole::Input && !isDerived()) ||
+           role == BufferRole::Output;
+  }
+  /// Has a device allocation of its own (not an alias, not host-only).
+  bool isAllocated() const { return role != BufferRole::Alias && !hostOnly; }
 };
 
 /// One kernel argument.
@@ -97,9 +125,21 @@ struct Manifest {
   std::vector<Step> schedule;
   int64_t minBytes = 0;
   int64_t modelBytesRead = 0, modelBytesWritten = 0;
+  /// Host pipelines only: the buffer ids bound to the entry point's pointer
+  /// arguments, in order, as the manifest's "entry_args" lists them; empty
+  /// when the manifest has none (see hostEntryArgs()).
+  std::vector<int64_t> entryArgs;
 
+  /// Signature inputs: inputs that are not derived (host-only ones count).
+  /// Their ids are 0 .. numInputs()-1; the outputs follow.
   unsigned numInputs() const;
   unsigned numOutputs() const;
+  /// Derived inputs (ids after the outputs).
+  unsigned numDerived() const;
+  /// The ids passed to a host entry point, in order: entryArgs if the
+  /// manifest has "entry_args", else every input that is not host-only
+  /// (derived ones included), then every output, each in id order.
+  std::vector<int64_t> hostEntryArgs() const;
   /// Sum of the schedule's modelled bytes (read, written).
   int64_t scheduleBytesRead() const;
   int64_t scheduleBytesWritten() const;
@@ -116,8 +156,10 @@ Expected<Manifest> manifestFromJson(const json::Value &root,
 /// Reads, parses and validates a manifest file.
 Expected<Manifest> loadManifest(const std::string &path);
 
-/// Checks that `other` has the same input and output buffers (ids, roles,
-/// dtypes, shapes) as `base`, naming both files and the buffer on mismatch.
+/// Checks that `other` has the same signature buffers (non-derived inputs
+/// and outputs: ids, roles, dtypes, shapes) as `base`, naming both files and
+/// the buffer on mismatch. host_only flags and derived buffers (which only
+/// one of the manifests may have) are not compared.
 Status checkCompatible(const Manifest &base, const Manifest &other);
 
 /// Reads a whole file into `out`; the error (kind Manifest) names the path.

@@ -7,13 +7,15 @@
 // This file declares ReferenceLibrary, which dlopens the CPU reference built
 // by memopt-compile --pipeline=reference and calls its entry point
 // `void symbol(void *buf0, void *buf1, ...)` with one pointer per input and
-// output buffer, in id order.
+// output buffer, in the manifest's entry_args order (default: inputs that
+// are not host-only, then outputs, in id order).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MEMOPT_RUNTIME_REFERENCE_H
 #define MEMOPT_RUNTIME_REFERENCE_H
 
+#include "memopt-runtime/Manifest.h"
 #include "memopt-runtime/Status.h"
 
 #include <string>
@@ -44,6 +46,14 @@ private:
   void (*entry)() = nullptr;
   std::string name;
 };
+
+/// The pointer arguments for the host entry point of `m`: one pointer into
+/// bufs[id] (host buffers indexed by id, inputs and outputs sized to their
+/// `bytes`) per id of m.hostEntryArgs(), in that order. Fails (kind
+/// Reference) if there are more than kMaxReferenceArgs, or (kind Manifest)
+/// if a host buffer is missing or has the wrong size.
+Expected<std::vector<void *>>
+entryPointArgs(const Manifest &m, std::vector<std::vector<unsigned char>> &bufs);
 
 } // namespace memopt::runtime
 

@@ -9,8 +9,11 @@
 // Runs two host artifacts of the same input function (for example the
 // reference and the baseline kernels run as host loops) on the same seeded
 // random inputs and compares every output with the dtype tolerances of the
-// runtime. Prints one line per output and a final PASS/FAIL line; exits 0 on
-// agreement, 1 on a mismatch, 2 on usage or manifest errors.
+// runtime. Signature inputs are shared by id; a manifest's derived
+// (layout-converted) inputs are gathered from them on the host, and each
+// entry point gets its pointers in its manifest's entry_args order. Prints
+// one line per output and a final PASS/FAIL line; exits 0 on agreement, 1 on
+// a mismatch or a modified input, 2 on usage or manifest errors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,63 +22,115 @@
 #include "memopt-runtime/Reference.h"
 #include "memopt-runtime/Verify.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace memopt::runtime;
+
+/// The dtype's default tolerance with float overrides applied.
+static Tolerance tolerance(DType type, double atol, double rtol) {
+  Tolerance t = defaultTolerance(type);
+  if (isFloat(type)) {
+    if (atol >= 0)
+      t.atol = atol;
+    if (rtol >= 0)
+      t.rtol = rtol;
+  }
+  return t;
+}
 
 static int fail(const Error &e) {
   std::fprintf(stderr, "memopt-cpu-diff: %s\n", e.message.c_str());
   return 2;
 }
 
-/// Runs the host library of `m` on `inputs`; returns all buffers by id.
-static Expected<std::vector<std::vector<unsigned char>>>
+/// What one host run produced: every buffer by id, and the inputs it wrote.
+struct HostRun {
+  std::vector<std::vector<unsigned char>> bufs;
+  std::vector<int64_t> modifiedInputs;
+  double conversionMs = 0.0; // host gather of derived buffers
+  int64_t conversionBytes = 0;
+};
+
+/// Runs the host library of `m` on the signature inputs `in` (by id):
+/// builds m's derived inputs from them, poisons the outputs, and calls the
+/// entry point in m's entry_args order.
+static Expected<HostRun>
 runHost(const Manifest &m, const std::vector<std::vector<unsigned char>> &in) {
   ReferenceLibrary lib;
   if (Status s = lib.open(m.libraryFile, m.symbol); s.failed())
     return s.error();
-  std::vector<std::vector<unsigned char>> bufs(m.buffers.size());
-  std::vector<void *> args;
+  HostRun r;
+  auto &bufs = r.bufs;
+  bufs.resize(m.buffers.size());
   for (const Buffer &b : m.buffers) {
-    if (b.role == BufferRole::Input) {
+    if (b.role == BufferRole::Input && !b.isDerived())
       bufs[b.id] = in[b.id];
-    } else if (b.role == BufferRole::Output) {
+    else if (b.role == BufferRole::Output)
       // Poison outputs so an unwritten element cannot pass.
       bufs[b.id].assign(b.bytes, 0xFF);
-    } else {
-      continue;
-    }
-    args.push_back(bufs[b.id].data());
   }
-  if (Status s = lib.call(args); s.failed())
+  auto t0 = std::chrono::steady_clock::now();
+  for (const Buffer &b : m.buffers) {
+    if (!b.isDerived())
+      continue;
+    if (Status s = computeDerived(m, b, bufs); s.failed())
+      return s.error();
+    r.conversionBytes += b.bytes;
+  }
+  r.conversionMs = std::chrono::duration<double, std::milli>(
+                       std::chrono::steady_clock::now() - t0)
+                       .count();
+  std::vector<uint64_t> hashes(m.buffers.size(), 0);
+  for (const Buffer &b : m.buffers)
+    if (b.role == BufferRole::Input)
+      hashes[b.id] = hashBytes(bufs[b.id].data(), bufs[b.id].size());
+  Expected<std::vector<void *>> args = entryPointArgs(m, bufs);
+  if (args.failed())
+    return args.error();
+  if (Status s = lib.call(*args); s.failed())
     return s.error();
-  return bufs;
+  // Inputs (derived and host-only ones included) must be left untouched.
+  for (const Buffer &b : m.buffers)
+    if (b.role == BufferRole::Input &&
+        hashBytes(bufs[b.id].data(), bufs[b.id].size()) != hashes[b.id])
+      r.modifiedInputs.push_back(b.id);
+  return r;
 }
 
 int main(int argc, char **argv) {
   std::string refPath, testPath;
   uint64_t seed = 1;
+  // Overrides of the float tolerances (e.g. f32 outputs computed from
+  // 16-bit intermediates); negative = the dtype default.
+  double atol = -1, rtol = -1;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--seed" && i + 1 < argc)
       seed = std::strtoull(argv[++i], nullptr, 10);
+    else if (a == "--atol" && i + 1 < argc)
+      atol = std::strtod(argv[++i], nullptr);
+    else if (a == "--rtol" && i + 1 < argc)
+      rtol = std::strtod(argv[++i], nullptr);
     else if (refPath.empty())
       refPath = a;
     else if (testPath.empty())
       testPath = a;
     else {
       std::fprintf(stderr, "usage: memopt-cpu-diff REF.json TEST.json "
-                           "[--seed N]\n");
+                           "[--seed N] [--atol A] [--rtol R]\n");
       return 2;
     }
   }
   if (testPath.empty()) {
     std::fprintf(stderr,
-                 "usage: memopt-cpu-diff REF.json TEST.json [--seed N]\n");
+                 "usage: memopt-cpu-diff REF.json TEST.json [--seed N] [--atol A] "
+                 "[--rtol R]\n");
     return 2;
   }
   Expected<Manifest> ref = loadManifest(refPath);
@@ -91,20 +146,30 @@ int main(int argc, char **argv) {
                          "libraries\n");
     return 2;
   }
+  // Signature inputs, shared by id (checkCompatible made them identical).
   std::vector<std::vector<unsigned char>> inputs = makeInputs(*ref, seed);
-  auto refOut = runHost(*ref, inputs);
-  if (refOut.failed())
-    return fail(refOut.error());
-  auto testOut = runHost(*test, inputs);
-  if (testOut.failed())
-    return fail(testOut.error());
+  auto refRun = runHost(*ref, inputs);
+  if (refRun.failed())
+    return fail(refRun.error());
+  auto testRun = runHost(*test, inputs);
+  if (testRun.failed())
+    return fail(testRun.error());
+  const auto *refOut = &refRun->bufs, *testOut = &testRun->bufs;
+  for (const auto &[label, run, m] :
+       {std::make_tuple("reference", &*refRun, &*ref),
+        std::make_tuple("test", &*testRun, &*test)})
+    if (m->numDerived())
+      std::printf("layout conversion (%s): %u derived buffers, %lld bytes, "
+                  "host gather %.3f ms\n",
+                  label, m->numDerived(), (long long)run->conversionBytes,
+                  run->conversionMs);
   bool ok = true;
   for (const Buffer &b : ref->buffers) {
     if (b.role != BufferRole::Output)
       continue;
     CompareResult r =
         compareBuffers((*testOut)[b.id].data(), (*refOut)[b.id].data(),
-                       b.dtype, b.numElements(), defaultTolerance(b.dtype));
+                       b.dtype, b.numElements(), tolerance(b.dtype, atol, rtol));
     std::printf("output %s (%s): %lld elements, %lld mismatches, max abs err "
                 "%.3g, max rel err %.3g, rel L2 %.3g\n",
                 b.name.c_str(), dtypeName(b.dtype), (long long)r.elements,
@@ -116,10 +181,12 @@ int main(int argc, char **argv) {
     }
   }
   // Inputs must be left untouched.
-  for (const Buffer &b : ref->buffers)
-    if (b.role == BufferRole::Input &&
-        std::memcmp((*testOut)[b.id].data(), inputs[b.id].data(), b.bytes)) {
-      std::printf("input %s was modified\n", b.name.c_str());
+  for (const auto &[label, run, m] :
+       {std::make_tuple("reference", &*refRun, &*ref),
+        std::make_tuple("test", &*testRun, &*test)})
+    for (int64_t id : run->modifiedInputs) {
+      std::printf("input %s (buffer %lld) was modified by the %s library\n",
+                  m->buffers[id].name.c_str(), (long long)id, label);
       ok = false;
     }
   std::printf("%s\n", ok ? "PASS" : "FAIL");

@@ -63,9 +63,37 @@ struct Check {
   CompareResult result;
 };
 
+/// Cost of building and uploading one derived (layout-converted) buffer.
+struct ConvertedBuffer {
+  const Buffer *buffer = nullptr;
+  double hostMs = 0.0;   // host gather, steady clock
+  double uploadMs = 0.0; // H2D copy, events around it
+};
+
 /// Everything measured for one GPU pipeline.
 struct PipelineResult {
   const Manifest *manifest = nullptr;
+  /// Layout conversion (derived buffers), measured once per run, outside the
+  /// timed kernel interval.
+  std::vector<ConvertedBuffer> converted;
+  double conversionHostMs() const {
+    double t = 0.0;
+    for (const ConvertedBuffer &c : converted)
+      t += c.hostMs;
+    return t;
+  }
+  double conversionUploadMs() const {
+    double t = 0.0;
+    for (const ConvertedBuffer &c : converted)
+      t += c.uploadMs;
+    return t;
+  }
+  int64_t conversionBytes() const {
+    int64_t n = 0;
+    for (const ConvertedBuffer &c : converted)
+      n += c.buffer->bytes;
+    return n;
+  }
   bool timed = false;
   PipelineTiming timing;
   bool inputsUnchanged = true;
@@ -266,18 +294,7 @@ static int fail(const Options &o, const Error &e) {
 }
 
 static uint64_t hashBytes(const std::vector<unsigned char> &data) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  size_t i = 0, n = data.size();
-  // 8 bytes at a time: inputs are hundreds of MiB.
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, data.data() + i, 8);
-    h = (h ^ w) * 0x100000001b3ull;
-    h ^= h >> 29;
-  }
-  for (; i < n; ++i)
-    h = (h ^ data[i]) * 0x100000001b3ull;
-  return h;
+  return memopt::runtime::hashBytes(data.data(), data.size());
 }
 
 static Tolerance toleranceFor(const Options &o, DType type) {
@@ -304,23 +321,61 @@ static Status runPipeline(const CudaDriver &drv, const Manifest &m,
     return created.status();
   DevicePipeline &p = **created;
   Status s;
-  if ((s = p.upload(inputs)).failed() || (s = p.poison()).failed() ||
+  // Signature inputs (shared with the reference, by id) go up as they are;
+  // host-only ones stay on the host.
+  for (const Buffer &b : m.buffers)
+    if (b.role == BufferRole::Input && !b.hostOnly && !b.isDerived() &&
+        (s = p.uploadBuffer(b.id, inputs[static_cast<size_t>(b.id)]))
+            .failed())
+      return s;
+  // Layout conversion: each derived buffer is gathered on the host from its
+  // (seeded) source and uploaded, each part timed on its own. None of this
+  // is in the kernel timings: timed runs reuse the uploaded buffers.
+  std::vector<std::vector<unsigned char>> derived(m.buffers.size());
+  for (const Buffer &b : m.buffers) {
+    if (!b.isDerived())
+      continue;
+    ConvertedBuffer c;
+    c.buffer = &b;
+    auto t0 = std::chrono::steady_clock::now();
+    if ((s = computeDerived(m, b, inputs[static_cast<size_t>(b.derived.source)],
+                            derived[static_cast<size_t>(b.id)]))
+            .failed())
+      return s;
+    c.hostMs = std::chrono::duration<double, std::milli>(
+                   std::chrono::steady_clock::now() - t0)
+                   .count();
+    Expected<double> up =
+        p.uploadBufferTimed(b.id, derived[static_cast<size_t>(b.id)]);
+    if (up.failed())
+      return up.status();
+    c.uploadMs = *up;
+    r.converted.push_back(c);
+  }
+  if ((s = p.poison()).failed() ||
       (s = p.run(/*syncEachStep=*/true)).failed())
     return s;
-  unsigned first = m.numInputs(), count = m.numOutputs();
-  r.outputs.resize(count);
-  for (unsigned k = 0; k < count; ++k)
-    if ((s = p.download(first + k, r.outputs[k])).failed())
+  for (const Buffer &b : m.buffers) {
+    if (b.role != BufferRole::Output)
+      continue;
+    r.outputs.emplace_back();
+    if ((s = p.download(b.id, r.outputs.back())).failed())
       return s;
-  // A pipeline that writes its inputs would make timing runs compute on
-  // different data and is wrong by the manifest's contract.
-  for (unsigned id = 0; id < first; ++id) {
+  }
+  // A pipeline that writes its inputs (derived ones included) would make
+  // timing runs compute on different data and is wrong by the manifest's
+  // contract.
+  for (const Buffer &b : m.buffers) {
+    if (b.role != BufferRole::Input || b.hostOnly)
+      continue;
     std::vector<unsigned char> back;
-    if ((s = p.download(id, back)).failed())
+    if ((s = p.download(b.id, back)).failed())
       return s;
-    if (back != inputs[id]) {
+    const auto &expected = b.isDerived() ? derived[static_cast<size_t>(b.id)]
+                                         : inputs[static_cast<size_t>(b.id)];
+    if (back != expected) {
       r.inputsUnchanged = false;
-      r.modifiedInputs.push_back(id);
+      r.modifiedInputs.push_back(b.id);
     }
   }
   if (!o.timing)
@@ -385,11 +440,11 @@ int main(int argc, char **argv) {
                    (long long)m->scheduleBytesRead(),
                    (long long)m->scheduleBytesWritten());
   }
-  if (ref->numInputs() + ref->numOutputs() > kMaxReferenceArgs)
+  if (ref->hostEntryArgs().size() > kMaxReferenceArgs)
     return fail(o, makeError(ErrorKind::Manifest,
                              o.reference + ": buffers: more than " +
                                  std::to_string(kMaxReferenceArgs) +
-                                 " inputs and outputs"));
+                                 " entry point arguments"));
 
   // 2. Driver and device: without them, say so and print no figures.
   CudaDriver drv;
@@ -406,35 +461,43 @@ int main(int argc, char **argv) {
                    m->path.c_str(), m->chip.c_str(), arch.c_str());
 
   // 3. Inputs and the CPU reference.
+  // `inputs` holds the reference's buffers by id: its inputs (signature
+  // inputs are shared with both GPU pipelines by id) and its outputs.
   std::vector<std::vector<unsigned char>> inputs = makeInputs(*ref, o.seed);
-  std::vector<uint64_t> inputHashes;
-  for (unsigned id = 0; id < ref->numInputs(); ++id)
-    inputHashes.push_back(hashBytes(inputs[id]));
+  std::vector<uint64_t> inputHashes(ref->buffers.size(), 0);
+  for (const Buffer &b : ref->buffers)
+    if (b.role == BufferRole::Input)
+      inputHashes[static_cast<size_t>(b.id)] =
+          hashBytes(inputs[static_cast<size_t>(b.id)]);
   ReferenceLibrary refLib;
   if ((s = refLib.open(ref->libraryFile, ref->symbol)).failed())
     return fail(o, s.error());
   unsigned numIn = ref->numInputs(), numOut = ref->numOutputs();
-  std::vector<std::vector<unsigned char>> refOutputs(numOut);
-  std::vector<void *> refArgs;
-  for (unsigned id = 0; id < numIn; ++id)
-    refArgs.push_back(inputs[id].data());
-  for (unsigned k = 0; k < numOut; ++k) {
-    refOutputs[k].assign(static_cast<size_t>(ref->buffers[numIn + k].bytes),
-                         kPoisonByte);
-    refArgs.push_back(refOutputs[k].data());
-  }
+  for (unsigned k = 0; k < numOut; ++k)
+    inputs[numIn + k].assign(
+        static_cast<size_t>(ref->buffers[numIn + k].bytes), kPoisonByte);
+  Expected<std::vector<void *>> refArgs = entryPointArgs(*ref, inputs);
+  if (refArgs.failed())
+    return fail(o, refArgs.error());
   auto t0 = std::chrono::steady_clock::now();
-  if ((s = refLib.call(refArgs)).failed())
+  if ((s = refLib.call(*refArgs)).failed())
     return fail(o, s.error());
   double refSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
           .count();
-  for (unsigned id = 0; id < numIn; ++id)
-    if (hashBytes(inputs[id]) != inputHashes[id])
+  for (const Buffer &b : ref->buffers)
+    if (b.role == BufferRole::Input &&
+        hashBytes(inputs[static_cast<size_t>(b.id)]) !=
+            inputHashes[static_cast<size_t>(b.id)])
       return fail(o, makeError(ErrorKind::Reference,
                                ref->libraryFile + ": the CPU reference wrote "
                                                   "input buffer " +
-                                   std::to_string(id)));
+                                   std::to_string(b.id)));
+  // Outputs move out of the shared vector; the GPU pipelines read only its
+  // inputs.
+  std::vector<std::vector<unsigned char>> refOutputs(numOut);
+  for (unsigned k = 0; k < numOut; ++k)
+    refOutputs[k] = std::move(inputs[numIn + k]);
 
   // 4. GPU pipelines, one at a time to bound device memory.
   PipelineResult results[2];
@@ -573,6 +636,35 @@ int main(int argc, char **argv) {
       inJ.push(id);
     pj.set("inputs_unchanged", r.inputsUnchanged);
     pj.set("modified_inputs", inJ);
+    if (!r.converted.empty()) {
+      // Host-side layout conversion (AoS -> SoA): not part of any kernel or
+      // total time above.
+      json::Value lc = json::Value::object();
+      lc.set("method", "host gather (steady clock) + cuMemcpyHtoD (events), "
+                       "once per run, not in kernel time");
+      json::Value bl = json::Value::array();
+      for (const ConvertedBuffer &c : r.converted) {
+        const Buffer &b = *c.buffer;
+        json::Value bj = json::Value::object();
+        bj.set("buffer", b.id);
+        bj.set("name", b.name);
+        bj.set("kind", "aos-field");
+        bj.set("source", b.derived.source);
+        bj.set("record", b.derived.record);
+        bj.set("field", b.derived.field);
+        bj.set("dtype", dtypeName(b.dtype));
+        bj.set("bytes", b.bytes);
+        bj.set("host_ms", c.hostMs);
+        bj.set("upload_ms", c.uploadMs);
+        bl.push(bj);
+      }
+      lc.set("buffers", bl);
+      lc.set("bytes", r.conversionBytes());
+      lc.set("host_ms", r.conversionHostMs());
+      lc.set("upload_ms", r.conversionUploadMs());
+      lc.set("total_ms", r.conversionHostMs() + r.conversionUploadMs());
+      pj.set("layout_conversion", lc);
+    }
     pipes.set(labels[k], pj);
   }
   report.set("pipelines", pipes);
@@ -646,6 +738,24 @@ int main(int argc, char **argv) {
     std::printf("%-9s %7zu %11.1f %10.1f %10s %10s %8s\n", labels[k],
                 m.schedule.size(), modelBytes(m) / 1e6, m.minBytes / 1e6,
                 ms.c_str(), eff.c_str(), frac.c_str());
+  }
+  for (int k = 0; k < 2; ++k) {
+    const PipelineResult &r = results[k];
+    if (r.converted.empty())
+      continue;
+    std::printf("\nlayout conversion %s (not in kernel time): %zu buffers, "
+                "%.1f MB, host gather %.3f ms + upload %.3f ms = %.3f ms\n",
+                labels[k], r.converted.size(), r.conversionBytes() / 1e6,
+                r.conversionHostMs(), r.conversionUploadMs(),
+                r.conversionHostMs() + r.conversionUploadMs());
+    for (const ConvertedBuffer &c : r.converted)
+      std::printf("  buffer %lld %s <- buffer %lld field %lld of %lld: "
+                  "%.1f MB, host %.3f ms, upload %.3f ms\n",
+                  (long long)c.buffer->id, c.buffer->name.c_str(),
+                  (long long)c.buffer->derived.source,
+                  (long long)c.buffer->derived.field,
+                  (long long)c.buffer->derived.record, c.buffer->bytes / 1e6,
+                  c.hostMs, c.uploadMs);
   }
   std::printf("\nbytes moved (model) baseline/optimized: %.2fx",
               reductionFactor(modelBytes(*manifests[0]),
