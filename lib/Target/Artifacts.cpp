@@ -372,7 +372,16 @@ static FailureOr<std::string> emitHostObject(ModuleOp module) {
       triple, "generic", "", opts, llvm::Reloc::PIC_));
   llvmModule->setDataLayout(tm->createDataLayout());
   llvmModule->setTargetTriple(triple);
-  auto optimize = makeOptimizingTransformer(2, 0, tm.get());
+  // LLVM's x86 backend legalizes vectorized bf16 selects through
+  // __truncsfbf2, which the host's libgcc lacks: programs with bf16 values
+  // skip IR optimization (only the CPU reference's speed suffers).
+  bool hasBF16 = false;
+  module.walk([&](Operation *op) {
+    for (Type t : op->getResultTypes())
+      if (getElementTypeOrSelf(t).isBF16())
+        hasBF16 = true;
+  });
+  auto optimize = makeOptimizingTransformer(hasBF16 ? 0 : 2, 0, tm.get());
   if (llvm::Error e = optimize(llvmModule.get())) {
     llvm::consumeError(std::move(e));
     return module.emitError("LLVM optimization of the host code failed"),
