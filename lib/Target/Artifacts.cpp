@@ -372,16 +372,7 @@ static FailureOr<std::string> emitHostObject(ModuleOp module) {
       triple, "generic", "", opts, llvm::Reloc::PIC_));
   llvmModule->setDataLayout(tm->createDataLayout());
   llvmModule->setTargetTriple(triple);
-  // LLVM's x86 backend legalizes vectorized bf16 selects through
-  // __truncsfbf2, which the host's libgcc lacks: programs with bf16 values
-  // skip IR optimization (only the CPU reference's speed suffers).
-  bool hasBF16 = false;
-  module.walk([&](Operation *op) {
-    for (Type t : op->getResultTypes())
-      if (getElementTypeOrSelf(t).isBF16())
-        hasBF16 = true;
-  });
-  auto optimize = makeOptimizingTransformer(hasBF16 ? 0 : 2, 0, tm.get());
+  auto optimize = makeOptimizingTransformer(2, 0, tm.get());
   if (llvm::Error e = optimize(llvmModule.get())) {
     llvm::consumeError(std::move(e));
     return module.emitError("LLVM optimization of the host code failed"),
@@ -559,12 +550,35 @@ LogicalResult mlir::memopt::writeArtifact(const Artifact &artifact,
   llvm::ErrorOr<std::string> cc = llvm::sys::findProgramByName("cc");
   if (!cc)
     return emitError(loc) << "no C compiler ('cc') to link the host object";
+  // x86 keeps bf16 values in f32 registers and narrows them with
+  // __truncsfbf2, which older libgcc (Debian 12's) lacks: link our own
+  // round-to-nearest-even version (bf16 and _Float16 both return in xmm0).
+  std::string rtPath = (stemPath + ".rt.c").str();
+  if (failed(writeFile(rtPath, R"c(
+#include <stdint.h>
+#include <string.h>
+__attribute__((weak)) _Float16 __truncsfbf2(float f) {
+  uint32_t u;
+  uint16_t h;
+  _Float16 r;
+  memcpy(&u, &f, 4);
+  if ((u & 0x7fffffffu) > 0x7f800000u)
+    h = (uint16_t)((u >> 16) | 0x40u);
+  else
+    h = (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+  memcpy(&r, &h, 2);
+  return r;
+}
+)c", loc)))
+    return failure();
   std::string soPath = (stemPath + ".so").str();
-  SmallVector<StringRef> args = {*cc, "-shared", "-o", soPath, objPath, "-lm"};
+  SmallVector<StringRef> args = {*cc,    "-shared", "-O2",  "-fPIC", "-o",
+                                 soPath, objPath,   rtPath, "-lm"};
   std::string errMsg;
   int rc = llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0,
                                      &errMsg);
   llvm::sys::fs::remove(objPath);
+  llvm::sys::fs::remove(rtPath);
   if (rc != 0)
     return emitError(loc) << "linking " << soPath << " failed: " << errMsg;
   return success();

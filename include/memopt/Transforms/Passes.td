@@ -140,8 +140,8 @@ def MemoptMarkReadOnlyArgsPass
     `llvm.readonly` when no op of the kernel writes it and, at every
     `gpu.launch_func` of the kernel, its buffer (through reshaping views) is
     distinct from every other buffer argument. The NVPTX backend then
-    selects non-coherent loads (`ld.global.nc`). Arguments that are written
-    or may alias are left alone, with a remark.
+    selects non-coherent loads (`ld.global.nc`). Written arguments are left
+    alone; read-only arguments that may alias another get a remark.
   }];
   let statistics = [
     Statistic<"numMarked", "num-marked", "Arguments marked read-only">

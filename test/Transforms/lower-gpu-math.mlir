@@ -1,0 +1,299 @@
+// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(memopt-lower-gpu-math)" | FileCheck %s
+
+// Math ops become native PTX instructions (LLVM intrinsics) or arithmetic,
+// never libdevice calls. Ops with no lowering are in lower-gpu-math-invalid.mlir.
+
+// math.sqrt has a native f32 instruction.
+// CHECK-LABEL: func.func @sqrt_f32
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: f32)
+// CHECK:         %[[R:.+]] = llvm.call_intrinsic "llvm.sqrt.f32"(%[[X]]) : (f32) -> f32
+// CHECK-NOT:     math.sqrt
+// CHECK:         return %[[R]] : f32
+func.func @sqrt_f32(%x: f32) -> f32 {
+  %r = math.sqrt %x : f32
+  return %r : f32
+}
+
+// -----
+
+// math.floor has a native f32 instruction.
+// CHECK-LABEL: func.func @floor_f32
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: f32)
+// CHECK:         %[[R:.+]] = llvm.call_intrinsic "llvm.floor.f32"(%[[X]]) : (f32) -> f32
+// CHECK-NOT:     math.floor
+// CHECK:         return %[[R]] : f32
+func.func @floor_f32(%x: f32) -> f32 {
+  %r = math.floor %x : f32
+  return %r : f32
+}
+
+// -----
+
+// math.ceil has a native f32 instruction.
+// CHECK-LABEL: func.func @ceil_f32
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: f32)
+// CHECK:         %[[R:.+]] = llvm.call_intrinsic "llvm.ceil.f32"(%[[X]]) : (f32) -> f32
+// CHECK-NOT:     math.ceil
+// CHECK:         return %[[R]] : f32
+func.func @ceil_f32(%x: f32) -> f32 {
+  %r = math.ceil %x : f32
+  return %r : f32
+}
+
+// -----
+
+// math.roundeven has a native f32 instruction.
+// CHECK-LABEL: func.func @roundeven_f32
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: f32)
+// CHECK:         %[[R:.+]] = llvm.call_intrinsic "llvm.roundeven.f32"(%[[X]]) : (f32) -> f32
+// CHECK-NOT:     math.roundeven
+// CHECK:         return %[[R]] : f32
+func.func @roundeven_f32(%x: f32) -> f32 {
+  %r = math.roundeven %x : f32
+  return %r : f32
+}
+
+// -----
+
+// math.trunc has a native f32 instruction.
+// CHECK-LABEL: func.func @trunc_f32
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: f32)
+// CHECK:         %[[R:.+]] = llvm.call_intrinsic "llvm.trunc.f32"(%[[X]]) : (f32) -> f32
+// CHECK-NOT:     math.trunc
+// CHECK:         return %[[R]] : f32
+func.func @trunc_f32(%x: f32) -> f32 {
+  %r = math.trunc %x : f32
+  return %r : f32
+}
+
+// -----
+
+// math.absf has a native f32 instruction.
+// CHECK-LABEL: func.func @absf_f32
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: f32)
+// CHECK:         %[[R:.+]] = llvm.call_intrinsic "llvm.fabs.f32"(%[[X]]) : (f32) -> f32
+// CHECK-NOT:     math.absf
+// CHECK:         return %[[R]] : f32
+func.func @absf_f32(%x: f32) -> f32 {
+  %r = math.absf %x : f32
+  return %r : f32
+}
+
+// -----
+
+// math.exp2 has a native f32 instruction.
+// CHECK-LABEL: func.func @exp2_f32
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: f32)
+// CHECK:         %[[R:.+]] = llvm.call_intrinsic "llvm.exp2.f32"(%[[X]]) : (f32) -> f32
+// CHECK-NOT:     math.exp2
+// CHECK:         return %[[R]] : f32
+func.func @exp2_f32(%x: f32) -> f32 {
+  %r = math.exp2 %x : f32
+  return %r : f32
+}
+
+// -----
+
+// math.copysign has a native f32 instruction.
+// CHECK-LABEL: func.func @copysign_f32
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: f32, %[[Y:[a-z0-9_]+]]: f32)
+// CHECK:         %[[R:.+]] = llvm.call_intrinsic "llvm.copysign.f32"(%[[X]], %[[Y]]) : (f32, f32) -> f32
+// CHECK-NOT:     math.copysign
+// CHECK:         return %[[R]] : f32
+func.func @copysign_f32(%x: f32, %y: f32) -> f32 {
+  %r = math.copysign %x, %y : f32
+  return %r : f32
+}
+
+// -----
+
+// math.fma has a native f32 instruction.
+// CHECK-LABEL: func.func @fma_f32
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: f32, %[[Y:[a-z0-9_]+]]: f32, %[[Z:[a-z0-9_]+]]: f32)
+// CHECK:         %[[R:.+]] = llvm.call_intrinsic "llvm.fma.f32"(%[[X]], %[[Y]], %[[Z]]) : (f32, f32, f32) -> f32
+// CHECK-NOT:     math.fma
+// CHECK:         return %[[R]] : f32
+func.func @fma_f32(%x: f32, %y: f32, %z: f32) -> f32 {
+  %r = math.fma %x, %y, %z : f32
+  return %r : f32
+}
+
+// -----
+
+// arith.maxnumf has a native f32 instruction.
+// CHECK-LABEL: func.func @maxnumf_f32
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: f32, %[[Y:[a-z0-9_]+]]: f32)
+// CHECK:         %[[R:.+]] = llvm.call_intrinsic "llvm.maxnum.f32"(%[[X]], %[[Y]]) : (f32, f32) -> f32
+// CHECK-NOT:     arith.maxnumf
+// CHECK:         return %[[R]] : f32
+func.func @maxnumf_f32(%x: f32, %y: f32) -> f32 {
+  %r = arith.maxnumf %x, %y : f32
+  return %r : f32
+}
+
+// -----
+
+// arith.minnumf has a native f32 instruction.
+// CHECK-LABEL: func.func @minnumf_f32
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: f32, %[[Y:[a-z0-9_]+]]: f32)
+// CHECK:         %[[R:.+]] = llvm.call_intrinsic "llvm.minnum.f32"(%[[X]], %[[Y]]) : (f32, f32) -> f32
+// CHECK-NOT:     arith.minnumf
+// CHECK:         return %[[R]] : f32
+func.func @minnumf_f32(%x: f32, %y: f32) -> f32 {
+  %r = arith.minnumf %x, %y : f32
+  return %r : f32
+}
+
+// -----
+
+// exp(x) = exp2(x * log2(e)): one multiply and ex2.approx.
+// CHECK-LABEL: func.func @exp_f32
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: f32)
+// CHECK:         %[[LOG2E:.+]] = arith.constant 1.44269502 : f32
+// CHECK:         %[[M:.+]] = arith.mulf %[[X]], %[[LOG2E]] : f32
+// CHECK:         %[[R:.+]] = llvm.call_intrinsic "llvm.exp2.f32"(%[[M]]) : (f32) -> f32
+// CHECK-NOT:     math.
+// CHECK:         return %[[R]] : f32
+func.func @exp_f32(%x: f32) -> f32 {
+  %r = math.exp %x : f32
+  return %r : f32
+}
+
+// -----
+
+// tanh is expanded in terms of exp (itself exp2) and a division.
+// CHECK-LABEL: func.func @tanh_f32
+// CHECK-NOT:     math.tanh
+// CHECK:         llvm.call_intrinsic "llvm.exp2.f32"
+// CHECK:         arith.divf
+// CHECK-NOT:     math.
+// CHECK:         return
+func.func @tanh_f32(%x: f32) -> f32 {
+  %r = math.tanh %x : f32
+  return %r : f32
+}
+
+// -----
+
+// rsqrt is expanded to 1 / sqrt.
+// CHECK-LABEL: func.func @rsqrt_f32
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: f32)
+// CHECK-DAG:     %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG:     %[[S:.+]] = llvm.call_intrinsic "llvm.sqrt.f32"(%[[X]]) : (f32) -> f32
+// CHECK:         %[[R:.+]] = arith.divf %[[ONE]], %[[S]] : f32
+// CHECK-NOT:     math.
+// CHECK:         return %[[R]] : f32
+func.func @rsqrt_f32(%x: f32) -> f32 {
+  %r = math.rsqrt %x : f32
+  return %r : f32
+}
+
+// -----
+
+// log uses the polynomial approximation (fma chains on the mantissa bits).
+// CHECK-LABEL: func.func @log_f32
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: f32)
+// CHECK-NOT:     math.log
+// CHECK:         arith.bitcast %{{.+}} : f32 to i32
+// CHECK:         llvm.call_intrinsic "llvm.fma.f32"
+// CHECK-NOT:     math.
+// CHECK:         return
+func.func @log_f32(%x: f32) -> f32 {
+  %r = math.log %x : f32
+  return %r : f32
+}
+
+// -----
+
+// erf uses the polynomial approximation too.
+// CHECK-LABEL: func.func @erf_f32
+// CHECK-NOT:     math.
+// CHECK:         return
+func.func @erf_f32(%x: f32) -> f32 {
+  %r = math.erf %x : f32
+  return %r : f32
+}
+
+// -----
+
+// f16 runs in f32: extend, the f32 intrinsic, truncate.
+// CHECK-LABEL: func.func @absf_f16
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: f16)
+// CHECK:         %[[E:.+]] = arith.extf %[[X]] : f16 to f32
+// CHECK:         %[[A:.+]] = llvm.call_intrinsic "llvm.fabs.f32"(%[[E]]) : (f32) -> f32
+// CHECK:         %[[R:.+]] = arith.truncf %[[A]] : f32 to f16
+// CHECK-NOT:     math.
+// CHECK:         return %[[R]] : f16
+func.func @absf_f16(%x: f16) -> f16 {
+  %r = math.absf %x : f16
+  return %r : f16
+}
+
+// -----
+
+// bf16 exp: extended to f32, then exp2(x * log2(e)), then truncated.
+// CHECK-LABEL: func.func @exp_bf16
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: bf16)
+// CHECK-DAG:     %[[LOG2E:.+]] = arith.constant 1.44269502 : f32
+// CHECK-DAG:     %[[E:.+]] = arith.extf %[[X]] : bf16 to f32
+// CHECK:         %[[M:.+]] = arith.mulf %[[E]], %[[LOG2E]] : f32
+// CHECK:         %[[P:.+]] = llvm.call_intrinsic "llvm.exp2.f32"(%[[M]]) : (f32) -> f32
+// CHECK:         %[[R:.+]] = arith.truncf %[[P]] : f32 to bf16
+// CHECK:         return %[[R]] : bf16
+func.func @exp_bf16(%x: bf16) -> bf16 {
+  %r = math.exp %x : bf16
+  return %r : bf16
+}
+
+// -----
+
+// f16 maxnumf is computed in f32 as well.
+// CHECK-LABEL: func.func @maxnumf_f16
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: f16, %[[Y:[a-z0-9_]+]]: f16)
+// CHECK-DAG:     %[[EX:.+]] = arith.extf %[[X]] : f16 to f32
+// CHECK-DAG:     %[[EY:.+]] = arith.extf %[[Y]] : f16 to f32
+// CHECK:         %[[M:.+]] = llvm.call_intrinsic "llvm.maxnum.f32"(%[[EX]], %[[EY]]) : (f32, f32) -> f32
+// CHECK:         %[[R:.+]] = arith.truncf %[[M]] : f32 to f16
+// CHECK:         return %[[R]] : f16
+func.func @maxnumf_f16(%x: f16, %y: f16) -> f16 {
+  %r = arith.maxnumf %x, %y : f16
+  return %r : f16
+}
+
+// -----
+
+// Kernels in a gpu.module are lowered the same way.
+// CHECK-LABEL: gpu.module @kernels
+// CHECK:         gpu.func @k(%[[P:[a-z0-9_]+]]: memref<64xf32>)
+// CHECK:           %[[V:.+]] = memref.load %[[P]]
+// CHECK:           %[[S:.+]] = llvm.call_intrinsic "llvm.sqrt.f32"(%[[V]]) : (f32) -> f32
+// CHECK:           memref.store %[[S]], %[[P]]
+// CHECK-NOT:       math.
+// CHECK:           gpu.return
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%p: memref<64xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %p[%i] : memref<64xf32>
+      %s = math.sqrt %v : f32
+      memref.store %s, %p[%i] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Ops outside the math dialect (and arith ops without a libdevice form) are
+// left alone.
+// CHECK-LABEL: func.func @other_ops_untouched
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: f32, %[[Y:[a-z0-9_]+]]: f32)
+// CHECK:         %[[A:.+]] = arith.addf %[[X]], %[[Y]] : f32
+// CHECK:         %[[M:.+]] = arith.maximumf %[[A]], %[[Y]] : f32
+// CHECK-NOT:     llvm.call_intrinsic
+// CHECK:         return %[[M]] : f32
+func.func @other_ops_untouched(%x: f32, %y: f32) -> f32 {
+  %a = arith.addf %x, %y : f32
+  %m = arith.maximumf %a, %y : f32
+  return %m : f32
+}
