@@ -74,6 +74,9 @@ LogicalResult mlir::memopt::buildKernelStage(OpPassManager &pm,
   opts.strategy = cfg.strategy;
   opts.blockSize = cfg.blockSize;
   opts.maxThreadsPerBlock = cfg.maxThreadsPerBlock;
+  opts.rowChunksPerThread = cfg.rowChunksPerThread;
+  opts.columnRowsPerBlock = cfg.columnRowsPerBlock;
+  opts.columnUnroll = cfg.columnUnroll;
   pm.addNestedPass<func::FuncOp>(createMemoptFormKernelsPass(opts));
   addCleanup(pm);
   return success();

@@ -39,6 +39,9 @@ struct MemoptFormKernelsPass final
     target.maxThreadsPerBlock = maxThreadsPerBlock;
     target.warpSize = warpSize;
     target.vectorBytes = vectorBytes;
+    target.rowChunksPerThread = std::max(1u, unsigned(rowChunksPerThread));
+    target.columnRowsPerBlock = std::max(1u, unsigned(columnRowsPerBlock));
+    target.columnUnroll = std::max(1u, unsigned(columnUnroll));
     IRRewriter rewriter(&getContext());
 
     if (strategy == KernelStrategy::Fused) {

@@ -55,6 +55,17 @@ int main(int argc, char **argv) {
       llvm::cl::init(""));
   llvm::cl::opt<std::string> chip("chip", llvm::cl::desc("NVVM chip"),
                                   llvm::cl::init("sm_90"));
+  llvm::cl::opt<unsigned> rowChunks(
+      "row-chunks-per-thread",
+      llvm::cl::desc("Row kernels: vector chunks each thread holds"),
+      llvm::cl::init(8));
+  llvm::cl::opt<unsigned> columnRows(
+      "column-rows-per-block",
+      llvm::cl::desc("Column reductions: rows per block"), llvm::cl::init(256));
+  llvm::cl::opt<unsigned> columnUnroll(
+      "column-unroll",
+      llvm::cl::desc("Column reductions: rows loaded per iteration"),
+      llvm::cl::init(8));
   llvm::cl::ParseCommandLineOptions(argc, argv, "memopt compiler driver\n");
 
   DialectRegistry registry;
@@ -76,6 +87,9 @@ int main(int argc, char **argv) {
     return 1;
   MemoptPipelineConfig config;
   config.chip = chip;
+  config.rowChunksPerThread = rowChunks;
+  config.columnRowsPerBlock = columnRows;
+  config.columnUnroll = columnUnroll;
   StringRef stem = llvm::sys::path::filename(output);
   FailureOr<Artifact> artifact =
       compileArtifact(*module, kind, config, stem, function);

@@ -41,6 +41,10 @@ struct MemoptPipelineConfig {
   bool aosToSoa = true;
   /// With aosToSoa: keep the function signature and extract fields inside.
   bool keepSignature = false;
+  /// Kernel shape tuning (see memopt-form-kernels' options).
+  unsigned rowChunksPerThread = 8;
+  unsigned columnRowsPerBlock = 256;
+  unsigned columnUnroll = 8;
 };
 
 /// Stage 0: contract check, decomposition of aggregates, generalization.

@@ -95,7 +95,13 @@ def MemoptFormKernelsPass
            "Largest CTA the target allows (row kernels)">,
     Option<"warpSize", "warp-size", "unsigned", "32", "Threads per warp">,
     Option<"vectorBytes", "vector-bytes", "unsigned", "16",
-           "Widest global access in bytes">
+           "Widest global access in bytes">,
+    Option<"rowChunksPerThread", "row-chunks-per-thread", "unsigned", "8",
+           "Row kernels: vector chunks of a row each thread holds">,
+    Option<"columnRowsPerBlock", "column-rows-per-block", "unsigned", "256",
+           "Column reductions: rows reduced by one block">,
+    Option<"columnUnroll", "column-unroll", "unsigned", "8",
+           "Column reductions: rows loaded per loop iteration">
   ];
   let statistics = [
     Statistic<"numKernels", "num-kernels", "Kernels formed">,

@@ -741,8 +741,10 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
   Location loc = group.ops.front().op.getLoc();
   unsigned vec = chooseVectorWidth(group, target);
   int64_t chunksPerRow = group.inner / vec;
-  // Aim for four chunks per thread, threads a multiple of the warp size.
-  int64_t threads = llvm::divideCeil(chunksPerRow, 4);
+  // Aim for `rowChunksPerThread` chunks per thread, threads a multiple of
+  // the warp size.
+  int64_t threads =
+      llvm::divideCeil(chunksPerRow, target.rowChunksPerThread);
   threads = llvm::alignTo(threads, target.warpSize);
   threads = std::clamp<int64_t>(threads, target.warpSize,
                                 target.maxThreadsPerBlock);
@@ -1051,12 +1053,7 @@ static FailureOr<gpu::LaunchOp> emitTransposeKernel(RewriterBase &b,
 // Column reductions
 //===----------------------------------------------------------------------===//
 
-/// Rows a block reduces in a column reduction: enough that the atomics
-/// combining slices stay a small fraction of the traffic (one per column
-/// per 256 rows), few enough that the grid still spans the GPU.
-static constexpr int64_t kColumnRowsPerBlock = 256;
-/// Rows loaded per iteration of a column reduction's loop.
-static constexpr int64_t kColumnUnroll = 8;
+
 
 static std::optional<arith::AtomicRMWKind>
 atomicKindFor(arith::AtomicRMWKind k) {
@@ -1127,7 +1124,7 @@ emitColumnReduceKernel(RewriterBase &b, linalg::GenericOp op,
   int64_t threads = std::min<int64_t>(target.blockSize,
                                       llvm::alignTo(colChunks, target.warpSize));
   int64_t colBlocks = llvm::divideCeil(colChunks, threads);
-  int64_t rowBlocks = llvm::divideCeil(rowsTotal, kColumnRowsPerBlock);
+  int64_t rowBlocks = llvm::divideCeil(rowsTotal, (int64_t)target.columnRowsPerBlock);
   if (rowBlocks > 65535) {
     why = "too many row slices for the grid's y dimension";
     return failure();
@@ -1148,25 +1145,25 @@ emitColumnReduceKernel(RewriterBase &b, linalg::GenericOp op,
   }
   Value col0 = arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec));
   Value rowStart = arith::MulIOp::create(b, loc, launch.getBlockIds().y,
-                                         cIdx(b, loc, kColumnRowsPerBlock));
+                                         cIdx(b, loc, (int64_t)target.columnRowsPerBlock));
   Value rowEnd = arith::MinUIOp::create(
       b, loc,
       arith::AddIOp::create(b, loc, rowStart,
-                            cIdx(b, loc, kColumnRowsPerBlock)),
+                            cIdx(b, loc, (int64_t)target.columnRowsPerBlock)),
       cIdx(b, loc, rowsTotal));
   Block *body = op.getBody();
   Type accType = body->getArgument(op.getNumDpsInputs()).getType();
   SmallVector<Value> inits(
       vec, arith::getIdentityValue(*kind, accType, b, loc));
-  // Unrolled so that each thread has kColumnUnroll independent loads in
+  // Unrolled so that each thread has (int64_t)target.columnUnroll independent loads in
   // flight; rows past the slice are clamped for the load and masked out of
   // the accumulation.
   auto loop = scf::ForOp::create(
-      b, loc, rowStart, rowEnd, cIdx(b, loc, kColumnUnroll), inits,
+      b, loc, rowStart, rowEnd, cIdx(b, loc, (int64_t)target.columnUnroll), inits,
       [&](OpBuilder &nb, Location, Value r, ValueRange accs) {
         SmallVector<SmallVector<SmallVector<Value>>> insPerRow;
         SmallVector<Value> rowIds, valid;
-        for (int64_t u = 0; u < kColumnUnroll; ++u) {
+        for (int64_t u = 0; u < (int64_t)target.columnUnroll; ++u) {
           Value ru = arith::AddIOp::create(nb, loc, r, cIdx(nb, loc, u));
           Value ok = arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::ult,
                                            ru, rowEnd);
@@ -1198,7 +1195,7 @@ emitColumnReduceKernel(RewriterBase &b, linalg::GenericOp op,
           insPerRow.push_back(std::move(ins));
         }
         SmallVector<Value> next(accs.begin(), accs.end());
-        for (int64_t u = 0; u < kColumnUnroll; ++u)
+        for (int64_t u = 0; u < (int64_t)target.columnUnroll; ++u)
           for (unsigned l = 0; l < vec; ++l) {
             SmallVector<Value> args;
             for (auto &i : insPerRow[u])
