@@ -9,6 +9,12 @@
 // CHECK-NEXT:    func.func(
 // CHECK-NEXT:      memopt-decompose-linalg
 // CHECK-NEXT:    ),
+// CHECK-NEXT:    func.func(
+// CHECK-NEXT:      memopt-prepare-boundary
+// CHECK-NEXT:    ),
+// The layout stage belongs to the optimizing pipeline only.
+// OPT-NEXT:      memopt-aos-to-soa{keep-signature=false max-record-fields=16 sector-bytes=32},
+// BASE-NOT:      memopt-aos-to-soa
 // CHECK-NEXT:    one-shot-bufferize{
 // CHECK-SAME:      bufferize-function-boundaries=true
 // CHECK-SAME:      function-boundary-type-conversion=identity-layout-map
@@ -17,8 +23,8 @@
 // CHECK-NEXT:    canonicalize
 // CHECK-NEXT:    cse,
 // CHECK-NEXT:    func.func(
-// OPT-NEXT:        memopt-form-kernels{block-size=256 max-threads-per-block=1024 strategy=fused vector-bytes=16 warp-size=32}
-// BASE-NEXT:       memopt-form-kernels{block-size=256 max-threads-per-block=1024 strategy=naive vector-bytes=16 warp-size=32}
+// OPT-NEXT:        memopt-form-kernels{block-size=256 column-rows-per-block=256 column-unroll=8 max-threads-per-block=1024 row-chunks-per-thread=8 strategy=fused vector-bytes=16 warp-size=32}
+// BASE-NEXT:       memopt-form-kernels{block-size=256 column-rows-per-block=256 column-unroll=8 max-threads-per-block=1024 row-chunks-per-thread=8 strategy=naive vector-bytes=16 warp-size=32}
 // CHECK-NEXT:    ),
 // CHECK-NEXT:    canonicalize
 // CHECK-NEXT:    cse,
