@@ -41,7 +41,7 @@ bool mlir::memopt::isOnChipMemory(MemRefType type) {
   return false;
 }
 
-static Value getRoot(Value v) {
+Value mlir::memopt::getViewRoot(Value v) {
   while (Operation *def = v.getDefiningOp()) {
     if (auto e = dyn_cast<memref::ExpandShapeOp>(def)) {
       v = e.getSrc();
@@ -78,7 +78,7 @@ static void recordAccess(BufferAccesses &acc, Value memref,
                          bool isWrite) {
   (isWrite ? acc.written : acc.read) = true;
   acc.accessBytes = std::max(acc.accessBytes, accessBytes);
-  if (getRoot(memref) != memref || indices.empty()) {
+  if (getViewRoot(memref) != memref || indices.empty()) {
     acc.constantInnermost = false;
     return;
   }
@@ -98,7 +98,7 @@ KernelTraffic mlir::memopt::analyzeKernelTraffic(Region &region,
     auto type = dyn_cast<MemRefType>(memref.getType());
     if (!type || isOnChipMemory(type))
       return;
-    Value root = getRoot(memref);
+    Value root = getViewRoot(memref);
     int64_t bytes = 0;
     if (auto vt = dyn_cast<VectorType>(accessType))
       bytes = vt.getNumElements() *

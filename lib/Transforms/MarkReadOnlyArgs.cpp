@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memopt/Transforms/Passes.h"
+#include "memopt/Analysis/Traffic.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
@@ -24,18 +25,6 @@ namespace mlir::memopt {
 
 using namespace mlir;
 using namespace mlir::memopt;
-
-static Value getHostRoot(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp, memref::CastOp>(
-            def)) {
-      v = def->getOperand(0);
-      continue;
-    }
-    break;
-  }
-  return v;
-}
 
 /// Whether anything in the kernel may write through `arg`.
 static bool mayWrite(BlockArgument arg) {
@@ -84,10 +73,10 @@ struct MemoptMarkReadOnlyArgsPass final
           continue;
         unsigned i = arg.getArgNumber();
         bool unaliased = llvm::all_of(it->second, [&](gpu::LaunchFuncOp l) {
-          Value mine = getHostRoot(l.getKernelOperands()[i]);
+          Value mine = getViewRoot(l.getKernelOperands()[i]);
           for (auto [j, other] : llvm::enumerate(l.getKernelOperands()))
             if (j != i && isa<MemRefType>(other.getType()) &&
-                getHostRoot(other) == mine)
+                getViewRoot(other) == mine)
               return false;
           return true;
         });

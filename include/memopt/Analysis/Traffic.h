@@ -44,6 +44,10 @@ struct KernelTraffic {
 /// through `unknown` when given.
 KernelTraffic analyzeKernelTraffic(Region &region, bool *unknown = nullptr);
 
+/// The buffer a memref value views through memref.expand_shape,
+/// collapse_shape and cast, or the value itself.
+Value getViewRoot(Value v);
+
 /// Size in bytes of a statically shaped memref, or -1.
 int64_t getStaticBytes(MemRefType type);
 

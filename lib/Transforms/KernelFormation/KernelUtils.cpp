@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelUtils.h"
+#include "memopt/Analysis/Traffic.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/IR/IRMapping.h"
@@ -96,24 +97,7 @@ SmallVector<Value> kf::cloneBody(OpBuilder &b, linalg::GenericOp op,
   return results;
 }
 
-Value kf::getRootBuffer(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto e = dyn_cast<memref::ExpandShapeOp>(def)) {
-      v = e.getSrc();
-      continue;
-    }
-    if (auto c = dyn_cast<memref::CollapseShapeOp>(def)) {
-      v = c.getSrc();
-      continue;
-    }
-    if (auto c = dyn_cast<memref::CastOp>(def)) {
-      v = c.getSource();
-      continue;
-    }
-    break;
-  }
-  return v;
-}
+Value kf::getRootBuffer(Value v) { return getViewRoot(v); }
 
 int64_t kf::getElementBytes(Type t) {
   unsigned bits = t.getIntOrFloatBitWidth();
