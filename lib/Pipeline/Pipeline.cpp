@@ -195,9 +195,10 @@ LogicalResult mlir::memopt::buildHostLoweringStage(OpPassManager &pm) {
 }
 
 LogicalResult mlir::memopt::buildCpuReferencePipeline(OpPassManager &pm) {
-  // The reference is the original function: no layout change, no kernels.
+  // The reference is the original function: no layout change (the naive
+  // strategy skips the layout stage), no kernels.
   MemoptPipelineConfig cfg;
-  cfg.aosToSoa = false;
+  cfg.strategy = KernelStrategy::Naive;
   if (failed(buildFrontStages(pm, cfg)))
     return failure();
   return buildHostLoweringStage(pm);

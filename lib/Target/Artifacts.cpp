@@ -431,19 +431,21 @@ FailureOr<Artifact> mlir::memopt::compileArtifact(
   }
   llvm::json::Object manifest = manifestHeader(*sig, kindName, config);
 
+  // Everything but the optimized kinds is naive (which also skips the
+  // layout stage). The front stages run first in every kind, to learn which
+  // buffer each argument of the bufferized function is.
+  MemoptPipelineConfig cfg = config;
+  if (kind != ArtifactKind::Optimized && kind != ArtifactKind::OptimizedOnHost)
+    cfg.strategy = KernelStrategy::Naive;
+  PassManager front(ctx);
+  if (failed(buildFrontStages(front, cfg)) || failed(front.run(*module)))
+    return failure();
+  FailureOr<SmallVector<unsigned>> argIds =
+      bindArguments(*findFunction(*module, sig->name), *sig, table);
+  if (failed(argIds))
+    return failure();
+
   if (kind == ArtifactKind::Baseline || kind == ArtifactKind::Optimized) {
-    MemoptPipelineConfig cfg = config;
-    cfg.strategy = kind == ArtifactKind::Baseline ? KernelStrategy::Naive
-                                                  : config.strategy;
-    if (kind == ArtifactKind::Baseline)
-      cfg.aosToSoa = false;
-    PassManager front(ctx);
-    if (failed(buildFrontStages(front, cfg)) || failed(front.run(*module)))
-      return failure();
-    FailureOr<SmallVector<unsigned>> argIds =
-        bindArguments(*findFunction(*module, sig->name), *sig, table);
-    if (failed(argIds))
-      return failure();
     PassManager kernels(ctx);
     if (failed(buildKernelStage(kernels, cfg)) || failed(kernels.run(*module)))
       return failure();
@@ -485,20 +487,7 @@ FailureOr<Artifact> mlir::memopt::compileArtifact(
         llvm::json::Object{{"read", read}, {"written", written}};
     artifact.ptx = std::move(ptx);
   } else {
-    MemoptPipelineConfig cfg = config;
-    if (kind != ArtifactKind::OptimizedOnHost) {
-      cfg.strategy = KernelStrategy::Naive;
-      cfg.aosToSoa = false;
-    }
-    // The front stages first, to learn which buffer each entry-point
-    // argument is; the reference stops at bufferization before lowering.
-    PassManager front(ctx);
-    if (failed(buildFrontStages(front, cfg)) || failed(front.run(*module)))
-      return failure();
-    FailureOr<SmallVector<unsigned>> argIds =
-        bindArguments(*findFunction(*module, sig->name), *sig, table);
-    if (failed(argIds))
-      return failure();
+    // The reference lowers the bufferized original function directly.
     PassManager back(ctx);
     LogicalResult built = kind == ArtifactKind::Reference
                               ? buildHostLoweringStage(back)

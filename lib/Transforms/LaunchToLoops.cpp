@@ -27,37 +27,23 @@ namespace mlir::memopt {
 using namespace mlir;
 using namespace mlir::memopt;
 
-/// Replaces gpu.thread_id/block_id/block_dim/grid_dim ops in and under
-/// `root` by the host loop values (ivs are ordered z, y, x); returns the
-/// replacement of the last one (that of `root` when `root` is an id op).
-static Value replaceIdOps(RewriterBase &rewriter, Operation *root,
-                         ArrayRef<Value> threadIvs, ArrayRef<Value> blockIvs,
-                         gpu::KernelDim3 blockSizes, gpu::KernelDim3 gridSizes) {
+/// The host value of a gpu.thread_id/block_id/block_dim/grid_dim op (ivs
+/// are ordered z, y, x), or null for any other op.
+static Value getIdValue(Operation *op, ArrayRef<Value> threadIvs,
+                        ArrayRef<Value> blockIvs, gpu::KernelDim3 blockSizes,
+                        gpu::KernelDim3 gridSizes) {
   auto pick = [](gpu::Dimension d, Value x, Value y, Value z) {
     return d == gpu::Dimension::x ? x : d == gpu::Dimension::y ? y : z;
   };
-  SmallVector<Operation *> ids;
-  root->walk([&](Operation *op) {
-    if (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp>(
-            op))
-      ids.push_back(op);
-  });
-  Value last;
-  for (Operation *op : ids) {
-    Value repl;
-    if (auto t = dyn_cast<gpu::ThreadIdOp>(op))
-      repl = pick(t.getDimension(), threadIvs[2], threadIvs[1], threadIvs[0]);
-    else if (auto b = dyn_cast<gpu::BlockIdOp>(op))
-      repl = pick(b.getDimension(), blockIvs[2], blockIvs[1], blockIvs[0]);
-    else if (auto bd = dyn_cast<gpu::BlockDimOp>(op))
-      repl = pick(bd.getDimension(), blockSizes.x, blockSizes.y, blockSizes.z);
-    else
-      repl = pick(cast<gpu::GridDimOp>(op).getDimension(), gridSizes.x,
-                  gridSizes.y, gridSizes.z);
-    rewriter.replaceOp(op, repl);
-    last = repl;
-  }
-  return last;
+  if (auto t = dyn_cast<gpu::ThreadIdOp>(op))
+    return pick(t.getDimension(), threadIvs[2], threadIvs[1], threadIvs[0]);
+  if (auto b = dyn_cast<gpu::BlockIdOp>(op))
+    return pick(b.getDimension(), blockIvs[2], blockIvs[1], blockIvs[0]);
+  if (auto bd = dyn_cast<gpu::BlockDimOp>(op))
+    return pick(bd.getDimension(), blockSizes.x, blockSizes.y, blockSizes.z);
+  if (auto gd = dyn_cast<gpu::GridDimOp>(op))
+    return pick(gd.getDimension(), gridSizes.x, gridSizes.y, gridSizes.z);
+  return Value();
 }
 
 /// Index of the top-level op of `body` that contains `op`.
@@ -236,20 +222,22 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
                                 published[op], linearTid);
         continue;
       }
-      if (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp,
-              gpu::GridDimOp>(op)) {
-        // Clone, then resolve through the mapping so later users see the
-        // loop value rather than an erased op.
-        Operation *idClone = rewriter.clone(*op);
-        Value repl = replaceIdOps(rewriter, idClone, tIvs, blockIvs,
-                                  blockSizes, gridSizes);
-        phaseMap.map(op->getResult(0), repl);
+      // Id ops map to loop values; nested ones are replaced after cloning.
+      if (Value id = getIdValue(op, tIvs, blockIvs, blockSizes, gridSizes)) {
+        phaseMap.map(op->getResult(0), id);
         if (Value slot = slots.lookup(op->getResult(0)))
-          memref::StoreOp::create(rewriter, loc, repl, slot, linearTid);
+          memref::StoreOp::create(rewriter, loc, id, slot, linearTid);
         continue;
       }
       Operation *clone = rewriter.clone(*op, phaseMap);
-      replaceIdOps(rewriter, clone, tIvs, blockIvs, blockSizes, gridSizes);
+      SmallVector<std::pair<Operation *, Value>> nestedIds;
+      clone->walk([&](Operation *inner) {
+        if (Value id =
+                getIdValue(inner, tIvs, blockIvs, blockSizes, gridSizes))
+          nestedIds.push_back({inner, id});
+      });
+      for (auto [inner, id] : nestedIds)
+        rewriter.replaceOp(inner, id);
       for (auto [res, cres] : llvm::zip(op->getResults(), clone->getResults()))
         if (Value slot = slots.lookup(res))
           memref::StoreOp::create(rewriter, loc, cres, slot, linearTid);

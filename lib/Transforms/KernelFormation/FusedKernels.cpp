@@ -382,6 +382,7 @@ static bool tryAppend(Group &group, GroupOp cand, std::string &why) {
 namespace {
 /// Per-thread state while emitting a row or elementwise kernel.
 struct EmitState {
+  explicit EmitState(Location loc) : loc(loc) {}
   Location loc;
   /// Outer loop ids of this thread's row.
   SmallVector<Value> outerIds;
@@ -406,6 +407,23 @@ static Value cIdx(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+/// `vec` consecutive elements of `memref` starting at `idx`: one aligned
+/// vector load (the caller proved `vec`-element alignment) split into
+/// lanes, or a scalar load when `vec` is 1.
+static SmallVector<Value> loadLanes(OpBuilder &b, Location loc, Value memref,
+                                    ValueRange idx, unsigned vec) {
+  if (vec == 1)
+    return {memref::LoadOp::create(b, loc, memref, idx)};
+  Type et = cast<MemRefType>(memref.getType()).getElementType();
+  Value v = vector::LoadOp::create(
+      b, loc, VectorType::get({(int64_t)vec}, et), memref, idx,
+      /*nontemporal=*/false, llvm::MaybeAlign(vec * getElementBytes(et)));
+  SmallVector<Value> lanes;
+  for (unsigned l = 0; l < vec; ++l)
+    lanes.push_back(vector::ExtractOp::create(b, loc, v, l));
+  return lanes;
+}
+
 static SmallVector<Value> loadOperandUncached(OpBuilder &b, EmitState &st,
                                               linalg::GenericOp op,
                                               OpOperand &operand, RowRole role,
@@ -417,12 +435,10 @@ static SmallVector<Value> loadOperand(OpBuilder &b, EmitState &st,
                                       linalg::GenericOp op, OpOperand &operand,
                                       RowRole role, unsigned numChunks) {
   Value v = operand.get();
-  Location loc = st.loc;
   if (!isa<MemRefType>(v.getType()))
     return SmallVector<Value>(role == RowRole::Scalar ? 1 : numChunks * st.vec,
                               v);
   Value root = getRootBuffer(v);
-  unsigned nLoops = op.getNumLoops();
   AffineMap map = op.getMatchingIndexingMap(&operand);
   if (!st.vecValues.count(root) && !st.scalarValues.count(root)) {
     auto key = std::make_tuple(v, map, role == RowRole::Scalar ? 0 : 1);
@@ -446,7 +462,6 @@ static SmallVector<Value> loadOperandUncached(OpBuilder &b, EmitState &st,
   Value root = getRootBuffer(v);
   unsigned nLoops = op.getNumLoops();
   AffineMap map = op.getMatchingIndexingMap(&operand);
-  Type eltType = cast<MemRefType>(v.getType()).getElementType();
   if (role == RowRole::Scalar) {
     if (auto it = st.scalarValues.find(root); it != st.scalarValues.end())
       return {it->second};
@@ -479,14 +494,8 @@ static SmallVector<Value> loadOperandUncached(OpBuilder &b, EmitState &st,
     SmallVector<Value> ivs(st.outerIds);
     ivs.push_back(base);
     if (contiguous && st.vec > 1) {
-      SmallVector<Value> idx = expandIndices(b, loc, map, ivs);
-      auto vt = VectorType::get({(int64_t)st.vec}, eltType);
-      int64_t align = st.vec * getElementBytes(eltType);
-      Value vload = vector::LoadOp::create(b, loc, vt, v, idx,
-                                           /*nontemporal=*/false,
-                                           llvm::MaybeAlign(align));
-      for (unsigned l = 0; l < st.vec; ++l)
-        lanes.push_back(vector::ExtractOp::create(b, loc, vload, l));
+      llvm::append_range(
+          lanes, loadLanes(b, loc, v, expandIndices(b, loc, map, ivs), st.vec));
       continue;
     }
     for (unsigned l = 0; l < st.vec; ++l) {
@@ -791,7 +800,7 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
   Value smem;
   if (!wgTypes.empty())
     smem = launch.getWorkgroupAttributions().front();
-  EmitState st{loc};
+  EmitState st(loc);
   st.vec = vec;
   st.outerIds = delinearize(b, loc, row, group.outer);
   for (int64_t c = 0; c < numChunks; ++c) {
@@ -875,7 +884,7 @@ emitElementwiseKernel(RewriterBase &b, Group &group,
     auto ifOp = scf::IfOp::create(b, loc, inRange, false);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   }
-  EmitState st{loc};
+  EmitState st(loc);
   st.vec = vec;
   Value chunk = linear, row = linear;
   if (!scalarOnly) {
@@ -1178,19 +1187,8 @@ emitColumnReduceKernel(RewriterBase &b, linalg::GenericOp op,
               continue;
             }
             AffineMap m = op.getMatchingIndexingMap(in);
-            SmallVector<Value> idx = expandIndices(nb, loc, m, {rc, col0});
-            SmallVector<Value> lanes;
-            if (vec > 1) {
-              Type et = cast<MemRefType>(v.getType()).getElementType();
-              Value vl = vector::LoadOp::create(
-                  nb, loc, VectorType::get({(int64_t)vec}, et), v, idx, false,
-                  llvm::MaybeAlign(vec * getElementBytes(et)));
-              for (unsigned l = 0; l < vec; ++l)
-                lanes.push_back(vector::ExtractOp::create(nb, loc, vl, l));
-            } else {
-              lanes.push_back(memref::LoadOp::create(nb, loc, v, idx));
-            }
-            ins.push_back(lanes);
+            ins.push_back(loadLanes(
+                nb, loc, v, expandIndices(nb, loc, m, {rc, col0}), vec));
           }
           insPerRow.push_back(std::move(ins));
         }
