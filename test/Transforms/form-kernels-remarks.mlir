@@ -111,9 +111,34 @@ func.func @non_associative_combiner(%a: memref<64x128xf32>, %o: memref<64xf32>) 
 // CHECK:         gpu.launch
 // CHECK-NOT:       memref.atomic_rmw
 func.func @column_product(%a: memref<64x128xf32>, %o: memref<128xf32>) {
-  // expected-remark @+1 {{column reduction: combiner has no atomic form}}
+  // expected-remark @+1 {{row slices: combiner has no atomic form}}
   linalg.generic {indexing_maps = [#id, #col], iterator_types = ["reduction", "parallel"]}
       ins(%a : memref<64x128xf32>) outs(%o : memref<128xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.mulf %x, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Wide enough to give every multiprocessor a column slice: the whole-column
+// form needs no atomics, so a product reduces without a remark, one store
+// per column seeded by the output's old value.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @wide_column_product
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %c136{{.*}}) threads({{.*}}) in ({{.*}} = %c256
+// CHECK-SAME:      workgroup({{.*}} : memref<8x16xf32, #gpu.address_space<workgroup>>)
+// CHECK-NOT:       memref.atomic_rmw
+// CHECK:           gpu.barrier
+// CHECK:           memref.load %{{.*}} : memref<2176xf32>
+// CHECK:           arith.mulf
+// CHECK:           memref.store %{{.*}} : memref<2176xf32>
+func.func @wide_column_product(%a: memref<9x2176xf32>, %o: memref<2176xf32>) {
+  linalg.generic {indexing_maps = [#id, #col], iterator_types = ["reduction", "parallel"]}
+      ins(%a : memref<9x2176xf32>) outs(%o : memref<2176xf32>) {
   ^bb0(%x: f32, %acc: f32):
     %s = arith.mulf %x, %acc : f32
     linalg.yield %s : f32

@@ -41,6 +41,10 @@ struct KernelTargetInfo {
   /// loop iteration (independent loads in flight per thread).
   unsigned columnRowsPerBlock = 256;
   unsigned columnUnroll = 8;
+  /// Streaming multiprocessors of the target (H100/H200 SXM: 132). Column
+  /// reductions use one block per column slice when that gives every
+  /// multiprocessor a block.
+  unsigned multiprocessors = 132;
 };
 
 /// Replaces `op` (a linalg.generic on memrefs with static shapes) by one

@@ -1079,12 +1079,18 @@ atomicKindFor(arith::AtomicRMWKind k) {
   }
 }
 
-/// A 2-D reduction over the outer loop (iterators [reduction, parallel]):
-/// each thread owns `vec` columns, each block a slice of rows; partials are
-/// combined into the (initialized) output with atomics.
-static FailureOr<gpu::LaunchOp>
-emitColumnReduceKernel(RewriterBase &b, linalg::GenericOp op,
-                       const KernelTargetInfo &target, std::string &why) {
+/// What the two column-reduction forms share: a [reduction, parallel] op
+/// whose single output is indexed by the column.
+struct ColumnReduceInfo {
+  arith::AtomicRMWKind kind;
+  int64_t rows, cols;
+  unsigned vec;
+  int64_t maxBytes;
+};
+
+static FailureOr<ColumnReduceInfo>
+matchColumnReduce(linalg::GenericOp op, const KernelTargetInfo &target,
+                  std::string &why) {
   auto iters = op.getIteratorTypesArray();
   if (iters.size() != 2 || iters[0] != utils::IteratorType::reduction ||
       iters[1] != utils::IteratorType::parallel) {
@@ -1094,11 +1100,6 @@ emitColumnReduceKernel(RewriterBase &b, linalg::GenericOp op,
   FailureOr<arith::AtomicRMWKind> kind = matchCombiner(op, why);
   if (failed(kind))
     return failure();
-  std::optional<arith::AtomicRMWKind> atomic = atomicKindFor(*kind);
-  if (!atomic) {
-    why = "combiner has no atomic form";
-    return failure();
-  }
   OpOperand &out = op.getDpsInitsMutable()[0];
   AffineMap outMap = op.getMatchingIndexingMap(&out);
   if (outMap.getNumResults() != 1 ||
@@ -1108,15 +1109,14 @@ emitColumnReduceKernel(RewriterBase &b, linalg::GenericOp op,
     return failure();
   }
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  int64_t rowsTotal = ranges[0], cols = ranges[1];
-  unsigned vec = 1;
+  ColumnReduceInfo info{*kind, ranges[0], ranges[1], 1, 1};
   bool allContiguous = true;
-  int64_t maxBytes = 1;
   for (OpOperand *in : op.getDpsInputOperands()) {
     auto mt = dyn_cast<MemRefType>(in->get().getType());
     if (!mt)
       continue;
-    maxBytes = std::max(maxBytes, getElementBytes(mt.getElementType()));
+    info.maxBytes =
+        std::max(info.maxBytes, getElementBytes(mt.getElementType()));
     AffineMap m = op.getMatchingIndexingMap(in);
     if (m.getNumResults() == 0 ||
         !isa<AffineDimExpr>(m.getResults().back()) ||
@@ -1124,10 +1124,201 @@ emitColumnReduceKernel(RewriterBase &b, linalg::GenericOp op,
       allContiguous = false;
   }
   if (allContiguous) {
-    vec = std::max<int64_t>(1, target.vectorBytes / maxBytes);
-    while (vec > 1 && cols % vec != 0)
-      vec /= 2;
+    info.vec = std::max<int64_t>(1, target.vectorBytes / info.maxBytes);
+    while (info.vec > 1 && info.cols % info.vec != 0)
+      info.vec /= 2;
   }
+  return info;
+}
+
+/// Loads of the inputs at row `r` (clamped by the caller) and columns
+/// `col0 .. col0 + vec`, folded into `accs` through the op's body; `valid`
+/// (may be null) masks the update.
+static void accumulateRow(OpBuilder &b, Location loc, linalg::GenericOp op,
+                          Value r, Value col0, unsigned vec, Value valid,
+                          SmallVector<Value> &accs) {
+  SmallVector<SmallVector<Value>> ins;
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    Value v = in->get();
+    if (!isa<MemRefType>(v.getType())) {
+      ins.push_back(SmallVector<Value>(vec, v));
+      continue;
+    }
+    AffineMap m = op.getMatchingIndexingMap(in);
+    ins.push_back(loadLanes(b, loc, v, expandIndices(b, loc, m, {r, col0}),
+                            vec));
+  }
+  for (unsigned l = 0; l < vec; ++l) {
+    SmallVector<Value> args;
+    for (auto &i : ins)
+      args.push_back(i[l]);
+    args.push_back(accs[l]);
+    Value c = l ? arith::AddIOp::create(b, loc, col0, cIdx(b, loc, l))
+                      .getResult()
+                : col0;
+    Value upd = cloneBody(b, op, args, {r, c})[0];
+    accs[l] = valid ? arith::SelectOp::create(b, loc, valid, upd, accs[l])
+                          .getResult()
+                    : upd;
+  }
+}
+
+/// Whole-column form: each block owns a slice of columns over all rows
+/// (`colThreads` threads side by side cover at least 64 contiguous bytes of
+/// a row, the other threads of the block walk rows), partials are combined
+/// with shuffles and shared memory and each column is stored once. No
+/// atomics and no separate initialization kernel: `init` (the value of a
+/// preceding fill, may be null) or the output's old value seeds the result.
+static FailureOr<gpu::LaunchOp>
+emitWholeColumnReduce(RewriterBase &b, linalg::GenericOp op,
+                      const KernelTargetInfo &target,
+                      const ColumnReduceInfo &info, Value init,
+                      std::string &why) {
+  unsigned vec = info.vec;
+  int64_t colThreads = 1;
+  while (colThreads * vec * info.maxBytes < 64 &&
+         colThreads < (int64_t)target.warpSize)
+    colThreads *= 2;
+  int64_t colChunks = info.cols / vec;
+  int64_t colBlocks = llvm::divideCeil(colChunks, colThreads);
+  if (colBlocks < (int64_t)target.multiprocessors) {
+    why = "too few column slices (" + std::to_string(colBlocks) +
+          ") to give every multiprocessor a block";
+    return failure();
+  }
+  int64_t threads = target.blockSize;
+  if (threads % target.warpSize != 0 || threads < (int64_t)target.warpSize) {
+    why = "block size is not a multiple of the warp size";
+    return failure();
+  }
+  int64_t rowLanes = threads / colThreads;
+  int64_t numWarps = threads / target.warpSize;
+  int64_t unroll = target.columnUnroll;
+  Location loc = op.getLoc();
+  OpOperand &out = op.getDpsInitsMutable()[0];
+  Block *body = op.getBody();
+  Type accType = body->getArgument(op.getNumDpsInputs()).getType();
+  Type xType = exchangeType(accType);
+  auto smemType = MemRefType::get(
+      {numWarps, colThreads * vec}, xType, AffineMap(),
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
+  b.setInsertionPoint(op);
+  gpu::LaunchOp launch =
+      createLaunch(b, loc, {colBlocks}, {threads}, TypeRange{smemType});
+  Value smem = launch.getWorkgroupAttributions().front();
+  Value tid = launch.getThreadIds().x;
+  Value ct = arith::RemUIOp::create(b, loc, tid, cIdx(b, loc, colThreads));
+  Value rl = arith::DivUIOp::create(b, loc, tid, cIdx(b, loc, colThreads));
+  Value chunk = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, launch.getBlockIds().x,
+                            cIdx(b, loc, colThreads)),
+      ct);
+  // Threads past the last column load the last chunk again (every thread
+  // takes part in the barrier) and store nothing.
+  if (colBlocks * colThreads != colChunks)
+    chunk = arith::MinUIOp::create(b, loc, chunk, cIdx(b, loc, colChunks - 1));
+  Value col0 = arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec));
+  SmallVector<Value> inits(
+      vec, arith::getIdentityValue(info.kind, accType, b, loc));
+  int64_t step = rowLanes * unroll;
+  bool exact = info.rows % step == 0;
+  auto loop = scf::ForOp::create(
+      b, loc, cIdx(b, loc, 0), cIdx(b, loc, info.rows), cIdx(b, loc, step),
+      inits, [&](OpBuilder &nb, Location, Value r0, ValueRange accIn) {
+        SmallVector<Value> accs(accIn.begin(), accIn.end());
+        Value base = arith::AddIOp::create(nb, loc, r0, rl);
+        for (int64_t u = 0; u < unroll; ++u) {
+          Value r = arith::AddIOp::create(nb, loc, base,
+                                          cIdx(nb, loc, u * rowLanes));
+          Value ok;
+          if (!exact) {
+            ok = arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::ult, r,
+                                       cIdx(nb, loc, info.rows));
+            r = arith::SelectOp::create(nb, loc, ok, r, cIdx(nb, loc, 0));
+          }
+          accumulateRow(nb, loc, op, r, col0, vec, ok, accs);
+        }
+        scf::YieldOp::create(nb, loc, accs);
+      });
+  // Threads of a warp with the same column chunk differ in the lane bits
+  // above log2(colThreads): fold those with xor shuffles, then one partial
+  // per warp goes through shared memory.
+  Value lane = arith::RemUIOp::create(b, loc, tid, cIdx(b, loc, target.warpSize));
+  Value warp = arith::DivUIOp::create(b, loc, tid, cIdx(b, loc, target.warpSize));
+  Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lane,
+                                       cIdx(b, loc, colThreads));
+  SmallVector<Value> partials;
+  for (unsigned l = 0; l < vec; ++l) {
+    Value v = loop.getResult(l);
+    if (xType != accType)
+      v = arith::ExtFOp::create(b, loc, xType, v);
+    for (int64_t off = target.warpSize / 2; off >= colThreads; off /= 2) {
+      auto shfl = gpu::ShuffleOp::create(b, loc, v, off, target.warpSize,
+                                         gpu::ShuffleMode::XOR);
+      v = arith::getReductionOp(info.kind, b, loc, v, shfl.getShuffleResult());
+    }
+    partials.push_back(v);
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    auto ifOp = scf::IfOp::create(b, loc, leader, false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    Value slot0 = arith::MulIOp::create(b, loc, ct, cIdx(b, loc, vec));
+    for (unsigned l = 0; l < vec; ++l) {
+      Value slot = arith::AddIOp::create(b, loc, slot0, cIdx(b, loc, l));
+      memref::StoreOp::create(b, loc, partials[l], smem,
+                              ValueRange{warp, slot});
+    }
+  }
+  gpu::BarrierOp::create(b, loc);
+  // The first colThreads * vec threads each finish one column.
+  Value c = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, launch.getBlockIds().x,
+                            cIdx(b, loc, colThreads * vec)),
+      tid);
+  Value owns = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                                     cIdx(b, loc, colThreads * vec));
+  if (colBlocks * colThreads * vec != info.cols)
+    owns = arith::AndIOp::create(
+        b, loc, owns,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c,
+                              cIdx(b, loc, info.cols)));
+  auto ifOp = scf::IfOp::create(b, loc, owns, false);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  Value total = arith::getIdentityValue(info.kind, xType, b, loc);
+  for (int64_t w = 0; w < numWarps; ++w) {
+    Value x = memref::LoadOp::create(b, loc, smem,
+                                     ValueRange{cIdx(b, loc, w), tid});
+    total = arith::getReductionOp(info.kind, b, loc, total, x);
+  }
+  if (xType != accType)
+    total = arith::TruncFOp::create(b, loc, accType, total);
+  Value seed = init ? init
+                    : memref::LoadOp::create(b, loc, out.get(), ValueRange{c})
+                          .getResult();
+  Value result = arith::getReductionOp(info.kind, b, loc, seed, total);
+  memref::StoreOp::create(b, loc, result, out.get(), ValueRange{c});
+  b.eraseOp(op);
+  return launch;
+}
+
+/// Row-sliced form for outputs too narrow to fill the GPU by columns: each
+/// thread owns `vec` columns, each block a slice of rows; partials are
+/// combined into the (initialized) output with atomics.
+static FailureOr<gpu::LaunchOp>
+emitAtomicColumnReduce(RewriterBase &b, linalg::GenericOp op,
+                       const KernelTargetInfo &target,
+                       const ColumnReduceInfo &info, std::string &why) {
+  std::optional<arith::AtomicRMWKind> atomic = atomicKindFor(info.kind);
+  if (!atomic) {
+    why = "combiner has no atomic form";
+    return failure();
+  }
+  OpOperand &out = op.getDpsInitsMutable()[0];
+  int64_t rowsTotal = info.rows, cols = info.cols;
+  unsigned vec = info.vec;
   Location loc = op.getLoc();
   int64_t colChunks = cols / vec;
   int64_t threads = std::min<int64_t>(target.blockSize,
@@ -1163,50 +1354,23 @@ emitColumnReduceKernel(RewriterBase &b, linalg::GenericOp op,
   Block *body = op.getBody();
   Type accType = body->getArgument(op.getNumDpsInputs()).getType();
   SmallVector<Value> inits(
-      vec, arith::getIdentityValue(*kind, accType, b, loc));
-  // Unrolled so that each thread has (int64_t)target.columnUnroll independent loads in
+      vec, arith::getIdentityValue(info.kind, accType, b, loc));
+  // Unrolled so that each thread has `columnUnroll` independent loads in
   // flight; rows past the slice are clamped for the load and masked out of
   // the accumulation.
+  int64_t unroll = target.columnUnroll;
   auto loop = scf::ForOp::create(
-      b, loc, rowStart, rowEnd, cIdx(b, loc, (int64_t)target.columnUnroll), inits,
-      [&](OpBuilder &nb, Location, Value r, ValueRange accs) {
-        SmallVector<SmallVector<SmallVector<Value>>> insPerRow;
-        SmallVector<Value> rowIds, valid;
-        for (int64_t u = 0; u < (int64_t)target.columnUnroll; ++u) {
+      b, loc, rowStart, rowEnd, cIdx(b, loc, unroll), inits,
+      [&](OpBuilder &nb, Location, Value r, ValueRange accIn) {
+        SmallVector<Value> accs(accIn.begin(), accIn.end());
+        for (int64_t u = 0; u < unroll; ++u) {
           Value ru = arith::AddIOp::create(nb, loc, r, cIdx(nb, loc, u));
           Value ok = arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::ult,
                                            ru, rowEnd);
           Value rc = arith::SelectOp::create(nb, loc, ok, ru, rowStart);
-          rowIds.push_back(rc);
-          valid.push_back(ok);
-          SmallVector<SmallVector<Value>> ins;
-          for (OpOperand *in : op.getDpsInputOperands()) {
-            Value v = in->get();
-            if (!isa<MemRefType>(v.getType())) {
-              ins.push_back(SmallVector<Value>(vec, v));
-              continue;
-            }
-            AffineMap m = op.getMatchingIndexingMap(in);
-            ins.push_back(loadLanes(
-                nb, loc, v, expandIndices(nb, loc, m, {rc, col0}), vec));
-          }
-          insPerRow.push_back(std::move(ins));
+          accumulateRow(nb, loc, op, rc, col0, vec, ok, accs);
         }
-        SmallVector<Value> next(accs.begin(), accs.end());
-        for (int64_t u = 0; u < (int64_t)target.columnUnroll; ++u)
-          for (unsigned l = 0; l < vec; ++l) {
-            SmallVector<Value> args;
-            for (auto &i : insPerRow[u])
-              args.push_back(i[l]);
-            args.push_back(next[l]);
-            Value c =
-                l ? arith::AddIOp::create(nb, loc, col0, cIdx(nb, loc, l))
-                        .getResult()
-                  : col0;
-            Value upd = cloneBody(nb, op, args, {rowIds[u], c})[0];
-            next[l] = arith::SelectOp::create(nb, loc, valid[u], upd, next[l]);
-          }
-        scf::YieldOp::create(nb, loc, next);
+        scf::YieldOp::create(nb, loc, accs);
       });
   for (unsigned l = 0; l < vec; ++l) {
     Value c = l ? arith::AddIOp::create(b, loc, col0, cIdx(b, loc, l))
@@ -1217,6 +1381,55 @@ emitColumnReduceKernel(RewriterBase &b, linalg::GenericOp op,
   }
   b.eraseOp(op);
   return launch;
+}
+
+
+/// A 2-D reduction over the outer loop (iterators [reduction, parallel]):
+/// the whole-column form when the columns alone fill the GPU, else the
+/// row-sliced form with atomics. `fillValue` is the value a fill of the
+/// output just before the op writes (may be null); the whole-column form
+/// absorbs it, and reports that through `absorbedFill`.
+static FailureOr<gpu::LaunchOp>
+emitColumnReduceKernel(RewriterBase &b, linalg::GenericOp op,
+                       const KernelTargetInfo &target, Value fillValue,
+                       bool &absorbedFill, std::string &why) {
+  absorbedFill = false;
+  FailureOr<ColumnReduceInfo> info = matchColumnReduce(op, target, why);
+  if (failed(info))
+    return failure();
+  std::string whyWhole;
+  FailureOr<gpu::LaunchOp> launch =
+      emitWholeColumnReduce(b, op, target, *info, fillValue, whyWhole);
+  if (succeeded(launch)) {
+    absorbedFill = fillValue != nullptr;
+    return launch;
+  }
+  launch = emitAtomicColumnReduce(b, op, target, *info, why);
+  if (failed(launch))
+    why = "whole columns: " + whyWhole + "; row slices: " + why;
+  return launch;
+}
+
+/// The value a fill-like op (no memref inputs, all parallel, identity
+/// output, body yielding a value from outside or a scalar input) writes to
+/// every element of its output, or null.
+static Value getFillValue(linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0 ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+    return {};
+  for (OpOperand *in : op.getDpsInputOperands())
+    if (isa<ShapedType>(in->get().getType()))
+      return {};
+  Block *body = op.getBody();
+  Value y = cast<linalg::YieldOp>(body->getTerminator()).getValues()[0];
+  if (auto arg = dyn_cast<BlockArgument>(y)) {
+    if (arg.getOwner() != body || arg.getArgNumber() >= op.getNumDpsInputs())
+      return arg.getOwner() == body ? Value() : y;
+    return op.getDpsInputOperand(arg.getArgNumber())->get();
+  }
+  if (y.getParentBlock() == body)
+    return {};
+  return y;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1332,28 +1545,66 @@ FailureOr<unsigned> mlir::memopt::formFusedKernels(
   }
   flush();
 
+  // Groups are materialized after the op that follows them, so that a
+  // column reduction can absorb a fill of its output first; each kernel is
+  // created at its op's position, so the order of the IR is unchanged.
   unsigned kernels = 0;
-  for (auto &item : order) {
-    if (auto *idx = std::get_if<unsigned>(&item)) {
-      if (failed(materializeGroup(rewriter, groups[*idx], target,
-                                  numFusedOps)))
-        return failure();
-      ++kernels;
-      continue;
-    }
-    linalg::GenericOp op = std::get<linalg::GenericOp>(item);
+  auto materializePending = [&](unsigned idx) -> LogicalResult {
+    if (groups[idx].ops.empty())
+      return success();
+    ++kernels;
+    return materializeGroup(rewriter, groups[idx], target, numFusedOps);
+  };
+  // Forms the kernel of one standalone op; `pending` is the deferred group
+  // just before it, if any.
+  auto formOpKernel = [&](linalg::GenericOp op,
+                          std::optional<unsigned> pending) -> LogicalResult {
     std::string why, whyCol;
-    if (succeeded(emitTransposeKernel(rewriter, op, why)) ||
-        succeeded(emitColumnReduceKernel(rewriter, op, target, whyCol))) {
+    if (succeeded(emitTransposeKernel(rewriter, op, why))) {
       ++kernels;
-      continue;
+      return success();
+    }
+    // A fill of the output just before (a one-op group) may be absorbed.
+    Value fillValue;
+    if (pending && groups[*pending].ops.size() == 1)
+      if (Value v = getFillValue(groups[*pending].ops[0].op))
+        if (getRootBuffer(groups[*pending].ops[0].op.getDpsInits()[0]) ==
+            getRootBuffer(op.getDpsInits()[0]))
+          fillValue = v;
+    bool absorbed = false;
+    if (succeeded(emitColumnReduceKernel(rewriter, op, target, fillValue,
+                                         absorbed, whyCol))) {
+      if (absorbed) {
+        rewriter.eraseOp(groups[*pending].ops[0].op);
+        groups[*pending].ops.clear();
+      }
+      ++kernels;
+      return success();
     }
     op.emitRemark() << "no fused strategy applies (transpose: " << why
                     << "; column reduction: " << whyCol
                     << "); using a naive kernel";
     if (failed(formNaiveKernel(rewriter, op, target)))
-      return op.emitOpError("cannot form a kernel"), failure();
+      return op.emitOpError("cannot form a kernel");
     ++kernels;
+    return success();
+  };
+  for (unsigned i = 0; i < order.size(); ++i) {
+    if (auto *idx = std::get_if<unsigned>(&order[i])) {
+      bool nextIsOp = i + 1 < order.size() &&
+                      std::holds_alternative<linalg::GenericOp>(order[i + 1]);
+      if (!nextIsOp && failed(materializePending(*idx)))
+        return failure();
+      continue;
+    }
+    std::optional<unsigned> pending;
+    if (i > 0)
+      if (auto *idx = std::get_if<unsigned>(&order[i - 1]))
+        pending = *idx;
+    if (failed(formOpKernel(std::get<linalg::GenericOp>(order[i]), pending)))
+      return failure();
+    if (pending && failed(materializePending(*pending)))
+      return failure();
   }
   return kernels;
 }
