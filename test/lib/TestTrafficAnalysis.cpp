@@ -50,5 +50,9 @@ struct TestPrintTrafficPass final
 } // namespace
 
 namespace mlir::memopt::test {
-void registerTestPasses() { PassRegistration<TestPrintTrafficPass>(); }
+void registerTestAccessPatternsPass();
+void registerTestPasses() {
+  PassRegistration<TestPrintTrafficPass>();
+  registerTestAccessPatternsPass();
+}
 } // namespace mlir::memopt::test

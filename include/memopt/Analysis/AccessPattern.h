@@ -1,0 +1,104 @@
+//===- AccessPattern.h - per-lane address model of GPU accesses -*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Read-only model of the addresses the 32 lanes of a warp touch with one
+// memory access in a GPU kernel (a gpu.launch body or a gpu.func), in the
+// spirit of Triton's AxisInfo but evaluated lane by lane: every index is
+// split into a lane-dependent part, computed exactly for the lanes of the
+// first warp of a block, and a uniform part (block ids, loop induction
+// variables, kernel arguments) kept as an affine form over symbols with a
+// known divisibility. From it follow:
+//
+//  * sector efficiency of a global access: useful bytes over the bytes of
+//    the 32-byte sectors the warp request touches;
+//  * bank-conflict ways of a shared-memory access: 32 banks of 4 bytes,
+//    4-byte accesses in one phase of 32 lanes, 8-byte accesses in two
+//    phases of 16 lanes, 16-byte accesses in four phases of 8 lanes; lanes
+//    reading the same word are a broadcast, not a conflict;
+//  * contiguity and divisibility of the access (for vectorization).
+//
+// Assumptions, stated in every report: the first warp of a block is
+// representative; masks and clamps (select, min) take their in-bounds
+// value; buffers start 256-byte aligned (cudaMalloc, shared memory).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_ANALYSIS_ACCESSPATTERN_H
+#define MEMOPT_ANALYSIS_ACCESSPATTERN_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+
+#include <array>
+#include <string>
+
+namespace mlir::memopt {
+
+/// Threads per warp and shared-memory banks.
+inline constexpr int64_t kLanes = 32;
+
+/// Byte addresses of one warp-wide memory access.
+struct WarpAccess {
+  Operation *op = nullptr;
+  /// The memref accessed (as written at the access).
+  Value memref;
+  bool isWrite = false;
+  bool isShared = false;
+  /// Bytes each lane accesses (element size times vector length).
+  int64_t bytesPerLane = 0;
+  /// Lanes of the first warp that take part (fewer than 32 when the block
+  /// is smaller than a warp).
+  int64_t activeLanes = kLanes;
+  /// Byte offset of each lane from a uniform base (the buffer start plus
+  /// the uniform part of the index).
+  std::array<int64_t, kLanes> laneOffset{};
+  /// The uniform base is a multiple of this many bytes (a power of two, at
+  /// most 256).
+  int64_t baseDivisibility = 256;
+};
+
+/// Models `op` (memref.load/store, vector.load/store, memref.atomic_rmw).
+/// Fails with a reason when the lane addresses cannot be determined.
+FailureOr<WarpAccess> analyzeWarpAccess(Operation *op, std::string &why);
+
+/// Whether `op` is an access analyzeWarpAccess understands.
+bool isModelledAccess(Operation *op);
+
+/// Sector use of a global access.
+struct SectorUse {
+  int64_t usefulBytes = 0;
+  int64_t sectors = 0;
+  double efficiency() const {
+    return sectors ? double(usefulBytes) / double(sectors * 32) : 1.0;
+  }
+};
+/// Worst case over the base offsets the divisibility allows.
+SectorUse getSectorUse(const WarpAccess &a);
+
+/// Bank conflicts of a shared-memory access.
+struct BankUse {
+  /// Largest number of distinct 4-byte words one bank serves in a phase.
+  int64_t ways = 1;
+  /// Shared-memory wavefronts the request takes (sum over phases).
+  int64_t wavefronts = 1;
+  /// Phases of the request (the conflict-free number of wavefronts).
+  int64_t phases = 1;
+};
+BankUse getBankUse(const WarpAccess &a);
+
+/// Contiguity: lanes access consecutive `bytesPerLane` chunks in lane order
+/// (lane l at offset l * bytesPerLane from lane 0).
+bool isLaneContiguous(const WarpAccess &a);
+
+/// Largest power of two (up to 256) dividing the byte address of every
+/// lane of the access.
+int64_t getAddressDivisibility(const WarpAccess &a);
+
+} // namespace mlir::memopt
+
+#endif // MEMOPT_ANALYSIS_ACCESSPATTERN_H
