@@ -79,6 +79,9 @@ LogicalResult mlir::memopt::buildKernelStage(OpPassManager &pm,
   opts.columnUnroll = cfg.columnUnroll;
   pm.addNestedPass<func::FuncOp>(createMemoptFormKernelsPass(opts));
   addCleanup(pm);
+  MemoptBankFixPassOptions bankOpts;
+  bankOpts.mode = cfg.bankFix;
+  pm.addPass(createMemoptBankFixPass(bankOpts));
   return success();
 }
 
@@ -236,6 +239,15 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
   Option<unsigned> blockSize{*this, "block-size",
                              llvm::cl::desc("Threads per block"),
                              llvm::cl::init(256)};
+  Option<BankFixMode> bankFix{
+      *this, "bank-fix",
+      llvm::cl::desc("Bank-conflict repair of shared buffers"),
+      llvm::cl::init(BankFixMode::Auto),
+      llvm::cl::values(
+          clEnumValN(BankFixMode::None, "none", "No repair"),
+          clEnumValN(BankFixMode::Pad, "pad", "Pad rows"),
+          clEnumValN(BankFixMode::Swizzle, "swizzle", "XOR swizzle"),
+          clEnumValN(BankFixMode::Auto, "auto", "Padding if proven, else swizzle"))};
 
   MemoptPipelineConfig toConfig() const {
     MemoptPipelineConfig cfg;
@@ -243,6 +255,7 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
     cfg.features = features;
     cfg.optLevel = optLevel;
     cfg.blockSize = blockSize;
+    cfg.bankFix = bankFix;
     return cfg;
   }
 };

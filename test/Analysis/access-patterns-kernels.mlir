@@ -1,9 +1,9 @@
 // The lane model on memopt's own kernels, formed from linalg on memrefs:
-// the fused transpose stages a padded tile (coalesced global accesses,
+// the fused transpose stages a tile (padded by memopt-bank-fix) (coalesced global accesses,
 // conflict-free shared ones), the naive transpose writes with a stride, an
 // AoS field read uses one word per 24-byte record, a bf16 elementwise
 // kernel moves 16 bytes per lane.
-// RUN: memopt-opt %s --pass-pipeline="builtin.module(func.func(memopt-form-kernels{strategy=fused}))" | memopt-opt --test-memopt-print-access-patterns 2>&1 | FileCheck %s --check-prefix=FUSED
+// RUN: memopt-opt %s --pass-pipeline="builtin.module(func.func(memopt-form-kernels{strategy=fused}),memopt-bank-fix)" | memopt-opt --test-memopt-print-access-patterns 2>&1 | FileCheck %s --check-prefix=FUSED
 // RUN: memopt-opt %s --pass-pipeline="builtin.module(func.func(memopt-form-kernels{strategy=naive}))" | memopt-opt --test-memopt-print-access-patterns 2>&1 | FileCheck %s --check-prefix=NAIVE
 
 #id = affine_map<(d0, d1) -> (d0, d1)>

@@ -28,6 +28,7 @@
 // CHECK-NEXT:    ),
 // CHECK-NEXT:    canonicalize
 // CHECK-NEXT:    cse,
+// CHECK-NEXT:    memopt-bank-fix{mode=auto shared-memory-bytes=49152},
 // CHECK-NEXT:    gpu-launch-sink-index-computations,
 // CHECK-NEXT:    gpu-kernel-outlining
 // CHECK-NEXT:    memopt-merge-kernel-modules,

@@ -66,6 +66,15 @@ int main(int argc, char **argv) {
       "column-unroll",
       llvm::cl::desc("Column reductions: rows loaded per iteration"),
       llvm::cl::init(8));
+  llvm::cl::opt<BankFixMode> bankFix(
+      "bank-fix", llvm::cl::desc("Bank-conflict repair of shared buffers"),
+      llvm::cl::init(BankFixMode::Auto),
+      llvm::cl::values(
+          clEnumValN(BankFixMode::None, "none", "No repair"),
+          clEnumValN(BankFixMode::Pad, "pad", "Pad rows"),
+          clEnumValN(BankFixMode::Swizzle, "swizzle", "XOR swizzle"),
+          clEnumValN(BankFixMode::Auto, "auto",
+                     "Padding if proven, else swizzle")));
   llvm::cl::ParseCommandLineOptions(argc, argv, "memopt compiler driver\n");
 
   DialectRegistry registry;
@@ -90,6 +99,7 @@ int main(int argc, char **argv) {
   config.rowChunksPerThread = rowChunks;
   config.columnRowsPerBlock = columnRows;
   config.columnUnroll = columnUnroll;
+  config.bankFix = bankFix;
   StringRef stem = llvm::sys::path::filename(output);
   FailureOr<Artifact> artifact =
       compileArtifact(*module, kind, config, stem, function);

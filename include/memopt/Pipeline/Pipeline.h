@@ -45,6 +45,9 @@ struct MemoptPipelineConfig {
   unsigned rowChunksPerThread = 8;
   unsigned columnRowsPerBlock = 256;
   unsigned columnUnroll = 8;
+  /// Bank-conflict repair of the kernels' shared buffers (memopt-bank-fix);
+  /// the baseline pipeline has no shared buffers.
+  BankFixMode bankFix = BankFixMode::Auto;
 };
 
 /// Stage 0: contract check, decomposition of aggregates, generalization.

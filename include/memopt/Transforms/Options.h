@@ -24,6 +24,18 @@ enum class KernelStrategy {
   Fused,
 };
 
+/// How `memopt-bank-fix` repairs shared-memory bank conflicts.
+enum class BankFixMode {
+  /// Leave workgroup buffers alone.
+  None,
+  /// Pad the innermost dimension by one access width.
+  Pad,
+  /// XOR-swizzle the innermost index with the row.
+  Swizzle,
+  /// Padding if it removes every conflict, else the swizzle.
+  Auto,
+};
+
 } // namespace mlir::memopt
 
 #endif // MEMOPT_TRANSFORMS_OPTIONS_H

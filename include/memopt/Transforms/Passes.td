@@ -109,6 +109,47 @@ def MemoptFormKernelsPass
   ];
 }
 
+def MemoptBankFixPass : Pass<"memopt-bank-fix", "ModuleOp"> {
+  let summary = "Remove shared-memory bank conflicts of workgroup buffers by "
+                "padding or XOR swizzling, proven by the lane access model";
+  let description = [{
+    For every workgroup buffer (a `gpu.launch` or `gpu.func` workgroup
+    attribution, a `memref.alloca`/`memref.alloc` in workgroup memory, or a
+    workgroup `memref.global`) whose accesses the bank-conflict analysis
+    (memopt/Analysis/AccessPattern.h) finds conflicting:
+
+    * `pad` grows the innermost dimension by one access width (the widest
+      access of the buffer: 4, 8 or 16 bytes); indices are unchanged.
+    * `swizzle` keeps the shape and rewrites the innermost index of every
+      access: `c' = ((c / v) xor (r mod m)) * v + c mod v` with `r` the
+      row index, `v` the elements of the widest access and `m` the number
+      of `v`-element chunks in 128 bytes (one pass over the 32 banks), at
+      most the chunks of a row; both powers of two.
+    * `auto` keeps the padding if it proves conflict-free, else the swizzle.
+
+    A change is kept only when the analysis proves every access of the
+    buffer conflict-free afterwards; otherwise it is undone and a remark
+    says why. Buffers used by anything but loads and stores (views, calls),
+    rank-1 buffers and accesses the model cannot evaluate are left alone
+    with a remark.
+  }];
+  let options = [
+    Option<"mode", "mode", "mlir::memopt::BankFixMode",
+           "mlir::memopt::BankFixMode::Auto", "Repair to apply",
+           [{::llvm::cl::values(
+             clEnumValN(mlir::memopt::BankFixMode::None, "none", "No change"),
+             clEnumValN(mlir::memopt::BankFixMode::Pad, "pad",
+                        "Pad the innermost dimension"),
+             clEnumValN(mlir::memopt::BankFixMode::Swizzle, "swizzle",
+                        "XOR-swizzle the innermost index"),
+             clEnumValN(mlir::memopt::BankFixMode::Auto, "auto",
+                        "Padding if proven, else swizzle"))}]>,
+    Option<"sharedMemoryBytes", "shared-memory-bytes", "unsigned", "49152",
+           "Largest static shared memory of one buffer after padding">
+  ];
+  let dependentDialects = ["arith::ArithDialect"];
+}
+
 def MemoptLaunchToLoopsPass
     : InterfacePass<"memopt-launch-to-loops", "FunctionOpInterface"> {
   let summary = "Run barrier-free gpu.launch kernels as sequential loops on the "
