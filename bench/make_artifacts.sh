@@ -26,6 +26,16 @@ for f in "$ROOT"/test/Inputs/contract/*.mlir; do
   done
   echo "compiled $name"
 done
+# The W5 transpose with each bank-conflict repair (the default is auto):
+# Nsight Compute compares their conflicts and the model's prediction.
+for m in none pad swizzle; do
+  name=w5$m
+  cp "$OUT/w5.baseline.ptx" "$OUT/$name.baseline.ptx"
+  sed 's/"w5.baseline.ptx"/"'$name'.baseline.ptx"/' "$OUT/w5.baseline.json" > "$OUT/$name.baseline.json"
+  "$BUILD/bin/memopt-compile" "$ROOT/examples/w5_transpose.mlir" --pipeline=optimized --bank-fix=$m -o "$OUT/$name.optimized"
+  "$BUILD/bin/memopt-compile" "$ROOT/examples/w5_transpose.mlir" --pipeline=reference -o "$OUT/$name.reference"
+  echo "compiled $name"
+done
 # Column sums of 16384 f32 terms: the sequential f32 reference itself is off
 # by ~1e-3 absolute from any other summation order.
 echo "--atol 2e-2" > "$OUT/w7.runargs"

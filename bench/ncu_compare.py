@@ -26,6 +26,14 @@ def read_ncu(path):
     return [rows[k] for k in order]
 
 
+def fmt(v):
+    return f"{'-':>10s}" if v is None or v < 0 else f"{v:10.0f}"
+
+
+def per(num, den):
+    return f"{num / den:10.2f}" if num and den else f"{'-':>10s}"
+
+
 def main():
     art, scratch, out = (pathlib.Path(a) for a in sys.argv[1:4])
     out.mkdir(parents=True, exist_ok=True)
@@ -38,12 +46,13 @@ def main():
             m = json.load(open(art / f"{w}.{p}.json"))
             for s in m["schedule"]:
                 if s["kind"] == "launch":
-                    expected.append((p, s["kernel"], s["bytes_read"] + s["bytes_written"]))
+                    expected.append((p, s["kernel"], s["bytes_read"] + s["bytes_written"],
+                                     s.get("bank_conflicts_ld"), s.get("bank_conflicts_st")))
         if len(measured) != len(expected):
             table.append({"workload": w, "error": f"{len(measured)} kernels profiled, "
                           f"{len(expected)} expected"})
             continue
-        for (p, k, model), meas in zip(expected, measured):
+        for (p, k, model, pld, pst), meas in zip(expected, measured):
             dram = (meas.get("dram__bytes_read.sum") or 0) + (meas.get("dram__bytes_write.sum") or 0)
             table.append({
                 "workload": w, "pipeline": p, "kernel": k, "ncu_kernel": meas["kernel"],
@@ -51,13 +60,21 @@ def main():
                 "ratio": (model / dram) if dram else None,
                 "bank_conflicts_ld": meas.get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
                 "bank_conflicts_st": meas.get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
+                "predicted_conflicts_ld": pld,
+                "predicted_conflicts_st": pst,
+                "shared_wavefronts_ld": meas.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
+                "shared_wavefronts_st": meas.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
+                "shared_inst_ld": meas.get("smsp__sass_inst_executed_op_shared_ld.sum"),
+                "shared_inst_st": meas.get("smsp__sass_inst_executed_op_shared_st.sum"),
             })
     json.dump(table, open(out / "ncu.json", "w"), indent=1)
     with open(out / "ncu.txt", "w") as f:
         f.write("predicted (model) vs measured (ncu dram__bytes_read+write) DRAM bytes; "
-                "bank conflicts ld/st from l1tex counters\n")
+                "bank conflicts ld/st: predicted (lane model) / measured (l1tex counters); "
+                "shared wavefronts per shared instruction (ld, st) measured\n")
         f.write(f"{'workload':10s} {'pipeline':9s} {'kernel':22s} {'model MB':>10s} "
-                f"{'ncu MB':>10s} {'model/ncu':>9s} {'bank ld':>8s} {'bank st':>8s}\n")
+                f"{'ncu MB':>10s} {'model/ncu':>9s} {'pred ld':>10s} {'bank ld':>10s} "
+                f"{'pred st':>10s} {'bank st':>10s} {'wf/inst ld':>10s} {'wf/inst st':>10s}\n")
         for r in table:
             if "error" in r:
                 f.write(f"{r['workload']:10s} ERROR {r['error']}\n")
@@ -65,7 +82,10 @@ def main():
             ratio = f"{r['ratio']:.3f}" if r["ratio"] else "-"
             f.write(f"{r['workload']:10s} {r['pipeline']:9s} {r['kernel'][:22]:22s} "
                     f"{r['model_bytes']/1e6:10.1f} {r['dram_bytes']/1e6:10.1f} {ratio:>9s} "
-                    f"{r['bank_conflicts_ld'] or 0:8.0f} {r['bank_conflicts_st'] or 0:8.0f}\n")
+                    f"{fmt(r['predicted_conflicts_ld'])} {r['bank_conflicts_ld'] or 0:10.0f} "
+                    f"{fmt(r['predicted_conflicts_st'])} {r['bank_conflicts_st'] or 0:10.0f} "
+                    f"{per(r['shared_wavefronts_ld'], r['shared_inst_ld'])} "
+                    f"{per(r['shared_wavefronts_st'], r['shared_inst_st'])}\n")
     print(open(out / "ncu.txt").read())
 
 

@@ -11,7 +11,7 @@ RUN=${2:?memopt-run binary}
 OUTDIR=${3:-${OUT:-./bench-out}}
 HERE=$(cd "$(dirname "$0")" && pwd)
 SCRATCH=$(mktemp -d)
-METRICS=dram__bytes_read.sum,dram__bytes_write.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+METRICS=dram__bytes_read.sum,dram__bytes_write.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum
 for f in "$ART"/*.optimized.json; do
   w=$(basename "$f" .optimized.json)
   # MEMOPT_NCU_ONLY: extended regex of workload names to profile.

@@ -339,7 +339,9 @@ static LogicalResult buildSchedule(func::FuncOp host, const Signature &sig,
           {"shared_bytes", dynShared},
           {"args", std::move(args)},
           {"bytes_read", t.bytesRead},
-          {"bytes_written", t.bytesWritten}});
+          {"bytes_written", t.bytesWritten},
+          {"bank_conflicts_ld", t.bankConflictsLoad},
+          {"bank_conflicts_st", t.bankConflictsStore}});
       modelRead += t.bytesRead;
       modelWritten += t.bytesWritten;
       continue;

@@ -36,6 +36,13 @@ struct KernelTraffic {
   int64_t bytesRead = 0;
   int64_t bytesWritten = 0;
   SmallVector<BufferTraffic> buffers;
+  /// Predicted shared-memory bank conflicts (wavefronts beyond the
+  /// conflict-free number, the quantity Nsight Compute's
+  /// l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st} count) over
+  /// the whole grid, from the lane model; -1 when a shared access or a trip
+  /// count is unknown. Only for gpu.launch bodies with constant sizes.
+  int64_t bankConflictsLoad = 0;
+  int64_t bankConflictsStore = 0;
 };
 
 /// Models the traffic of the kernel in `region` (a gpu.launch body or a
