@@ -36,6 +36,19 @@ for m in none pad swizzle; do
   "$BUILD/bin/memopt-compile" "$ROOT/examples/w5_transpose.mlir" --pipeline=reference -o "$OUT/$name.reference"
   echo "compiled $name"
 done
+# W1-W8 at 2-4x the bytes (16384 rows -> 65536, 8192^2 -> 16384^2, W6 x2
+# records) for the Nsight Compute comparison of the DRAM model: at these
+# sizes the dirty lines left in L2 at a kernel's end are ~1% of its writes.
+mkdir -p "$OUT/large"
+for f in "$ROOT"/examples/*.mlir; do
+  name=$(basename "$f" .mlir); name=${name%%_*}
+  sed 's/16384x/65536x/g; s/8192x8192/16384x16384/g; s/33554432/67108864/g' "$f" > "$OUT/large/$name.mlir"
+  for p in baseline optimized reference; do
+    "$BUILD/bin/memopt-compile" "$OUT/large/$name.mlir" --pipeline=$p -o "$OUT/large/$name.$p" 2>/dev/null
+  done
+  rm "$OUT/large/$name.mlir"
+  echo "compiled large $name"
+done
 # Column sums of 16384 f32 terms: the sequential f32 reference itself is off
 # by ~1e-3 absolute from any other summation order.
 echo "--atol 2e-2" > "$OUT/w7.runargs"

@@ -77,6 +77,7 @@ LogicalResult mlir::memopt::buildKernelStage(OpPassManager &pm,
   opts.rowChunksPerThread = cfg.rowChunksPerThread;
   opts.columnRowsPerBlock = cfg.columnRowsPerBlock;
   opts.columnUnroll = cfg.columnUnroll;
+  opts.columnSliceBytes = cfg.columnSliceBytes;
   pm.addNestedPass<func::FuncOp>(createMemoptFormKernelsPass(opts));
   addCleanup(pm);
   MemoptBankFixPassOptions bankOpts;

@@ -42,6 +42,7 @@ struct MemoptFormKernelsPass final
     target.rowChunksPerThread = std::max(1u, unsigned(rowChunksPerThread));
     target.columnRowsPerBlock = std::max(1u, unsigned(columnRowsPerBlock));
     target.columnUnroll = std::max(1u, unsigned(columnUnroll));
+    target.columnSliceBytes = std::max(1u, unsigned(columnSliceBytes));
     IRRewriter rewriter(&getContext());
 
     if (strategy == KernelStrategy::Fused) {

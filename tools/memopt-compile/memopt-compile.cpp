@@ -66,6 +66,15 @@ int main(int argc, char **argv) {
       "column-unroll",
       llvm::cl::desc("Column reductions: rows loaded per iteration"),
       llvm::cl::init(8));
+  llvm::cl::opt<unsigned> columnSlice(
+      "column-slice-bytes",
+      llvm::cl::desc("Whole-column reductions: contiguous row bytes per block"),
+      llvm::cl::init(64));
+  llvm::cl::opt<unsigned> blockSize(
+      "block-size",
+      llvm::cl::desc("Threads per block of elementwise, naive and column "
+                     "kernels"),
+      llvm::cl::init(256));
   llvm::cl::opt<BankFixMode> bankFix(
       "bank-fix", llvm::cl::desc("Bank-conflict repair of shared buffers"),
       llvm::cl::init(BankFixMode::Auto),
@@ -100,6 +109,8 @@ int main(int argc, char **argv) {
   config.columnRowsPerBlock = columnRows;
   config.columnUnroll = columnUnroll;
   config.bankFix = bankFix;
+  config.columnSliceBytes = columnSlice;
+  config.blockSize = blockSize;
   StringRef stem = llvm::sys::path::filename(output);
   FailureOr<Artifact> artifact =
       compileArtifact(*module, kind, config, stem, function);

@@ -45,6 +45,7 @@ struct MemoptPipelineConfig {
   unsigned rowChunksPerThread = 8;
   unsigned columnRowsPerBlock = 256;
   unsigned columnUnroll = 8;
+  unsigned columnSliceBytes = 64;
   /// Bank-conflict repair of the kernels' shared buffers (memopt-bank-fix);
   /// the baseline pipeline has no shared buffers.
   BankFixMode bankFix = BankFixMode::Auto;

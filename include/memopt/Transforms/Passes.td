@@ -101,7 +101,9 @@ def MemoptFormKernelsPass
     Option<"columnRowsPerBlock", "column-rows-per-block", "unsigned", "256",
            "Column reductions: rows reduced by one block">,
     Option<"columnUnroll", "column-unroll", "unsigned", "8",
-           "Column reductions: rows loaded per loop iteration">
+           "Column reductions: rows loaded per loop iteration">,
+    Option<"columnSliceBytes", "column-slice-bytes", "unsigned", "64",
+           "Whole-column reductions: contiguous row bytes per block">
   ];
   let statistics = [
     Statistic<"numKernels", "num-kernels", "Kernels formed">,

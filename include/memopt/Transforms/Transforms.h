@@ -41,6 +41,8 @@ struct KernelTargetInfo {
   /// loop iteration (independent loads in flight per thread).
   unsigned columnRowsPerBlock = 256;
   unsigned columnUnroll = 8;
+  /// Whole-column reductions: contiguous bytes of a row one block covers.
+  unsigned columnSliceBytes = 64;
   /// Streaming multiprocessors of the target (H100/H200 SXM: 132). Column
   /// reductions use one block per column slice when that gives every
   /// multiprocessor a block.

@@ -1164,8 +1164,8 @@ static void accumulateRow(OpBuilder &b, Location loc, linalg::GenericOp op,
 }
 
 /// Whole-column form: each block owns a slice of columns over all rows
-/// (`colThreads` threads side by side cover at least 64 contiguous bytes of
-/// a row, the other threads of the block walk rows), partials are combined
+/// (`colThreads` threads side by side cover `columnSliceBytes` contiguous
+/// bytes of a row, the other threads of the block walk rows), partials are combined
 /// with shuffles and shared memory and each column is stored once. No
 /// atomics and no separate initialization kernel: `init` (the value of a
 /// preceding fill, may be null) or the output's old value seeds the result.
@@ -1176,7 +1176,7 @@ emitWholeColumnReduce(RewriterBase &b, linalg::GenericOp op,
                       std::string &why) {
   unsigned vec = info.vec;
   int64_t colThreads = 1;
-  while (colThreads * vec * info.maxBytes < 64 &&
+  while (colThreads * vec * info.maxBytes < (int64_t)target.columnSliceBytes &&
          colThreads < (int64_t)target.warpSize)
     colThreads *= 2;
   int64_t colChunks = info.cols / vec;
