@@ -65,7 +65,7 @@ int main(int argc, char **argv) {
   llvm::cl::opt<unsigned> columnUnroll(
       "column-unroll",
       llvm::cl::desc("Column reductions: rows loaded per iteration"),
-      llvm::cl::init(8));
+      llvm::cl::init(16));
   llvm::cl::opt<unsigned> columnSlice(
       "column-slice-bytes",
       llvm::cl::desc("Whole-column reductions: contiguous row bytes per block"),

@@ -44,7 +44,7 @@ struct MemoptPipelineConfig {
   /// Kernel shape tuning (see memopt-form-kernels' options).
   unsigned rowChunksPerThread = 8;
   unsigned columnRowsPerBlock = 256;
-  unsigned columnUnroll = 8;
+  unsigned columnUnroll = 16;
   unsigned columnSliceBytes = 64;
   /// Bank-conflict repair of the kernels' shared buffers (memopt-bank-fix);
   /// the baseline pipeline has no shared buffers.

@@ -100,7 +100,7 @@ def MemoptFormKernelsPass
            "Row kernels: vector chunks of a row each thread holds">,
     Option<"columnRowsPerBlock", "column-rows-per-block", "unsigned", "256",
            "Column reductions: rows reduced by one block">,
-    Option<"columnUnroll", "column-unroll", "unsigned", "8",
+    Option<"columnUnroll", "column-unroll", "unsigned", "16",
            "Column reductions: rows loaded per loop iteration">,
     Option<"columnSliceBytes", "column-slice-bytes", "unsigned", "64",
            "Whole-column reductions: contiguous row bytes per block">
