@@ -152,6 +152,31 @@ def MemoptBankFixPass : Pass<"memopt-bank-fix", "ModuleOp"> {
   let dependentDialects = ["arith::ArithDialect"];
 }
 
+def MemoptReportTrafficPass : Pass<"memopt-report-traffic", "ModuleOp"> {
+  let summary = "Print, per kernel, the predicted DRAM bytes, sector "
+                "efficiency, bank conflicts, arithmetic intensity and "
+                "roofline bound";
+  let description = [{
+    A read-only pass: for every `gpu.launch` and every `gpu.func` kernel it
+    prints one table row to standard error (memopt/Analysis/KernelReport.h
+    states what is counted and assumed) and, with `json=FILE`, writes the
+    same figures as JSON. The device of the roofline is described by its
+    DRAM bandwidth and peak operation rate (defaults: an H200).
+
+    ```
+    memopt-opt kernels.mlir --memopt-report-traffic=json=report.json -o /dev/null
+    ```
+  }];
+  let options = [
+    Option<"json", "json", "std::string", "\"\"",
+           "Also write the report as JSON to this file">,
+    Option<"bandwidthGBs", "bandwidth-gbs", "double", "4800.0",
+           "DRAM bandwidth of the roofline device in GB/s">,
+    Option<"peakGops", "peak-gops", "double", "66900.0",
+           "Peak operation rate of the roofline device in Gop/s">
+  ];
+}
+
 def MemoptLaunchToLoopsPass
     : InterfacePass<"memopt-launch-to-loops", "FunctionOpInterface"> {
   let summary = "Run barrier-free gpu.launch kernels as sequential loops on the "
