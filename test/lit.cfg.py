@@ -31,7 +31,12 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.memopt_tools_dir, config.llvm_tools_dir]
 tools = ["memopt-opt", "memopt-compile",
          ToolSubst("memopt-cpu-diff", unresolved="ignore"),
-         ToolSubst("memopt-runtime-unittests", unresolved="ignore")]
+         ToolSubst("memopt-runtime-unittests", unresolved="ignore"),
+         ToolSubst("mlir-runner", unresolved="ignore")]
+# Runtime libraries of mlir-runner (vector.print) for execution tests.
+config.substitutions.append(
+    ("%mlir_lib_dir",
+     os.path.normpath(os.path.join(config.llvm_tools_dir, "..", "lib"))))
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 if config.memopt_ptxas:

@@ -92,6 +92,9 @@ mlir::memopt::buildLoweringStage(OpPassManager &pm,
   // Index arithmetic of kernels must be in the launch body before outlining
   // so that constants are sunk rather than passed as arguments.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  // Hand-written kernels' consecutive scalar accesses (memopt's own kernels
+  // are vectorized when formed).
+  pm.addPass(createMemoptWidenAccessesPass());
   pm.addPass(createGpuKernelOutliningPass());
   // One PTX module per program: the runtime loads exactly one.
   pm.addPass(createMemoptMergeKernelModulesPass());

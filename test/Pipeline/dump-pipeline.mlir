@@ -30,6 +30,7 @@
 // CHECK-NEXT:    cse,
 // CHECK-NEXT:    memopt-bank-fix{mode=auto shared-memory-bytes=49152},
 // CHECK-NEXT:    gpu-launch-sink-index-computations,
+// CHECK-NEXT:    memopt-widen-accesses,
 // CHECK-NEXT:    gpu-kernel-outlining
 // CHECK-NEXT:    memopt-merge-kernel-modules,
 // CHECK-NEXT:    memopt-mark-readonly-args,

@@ -177,6 +177,26 @@ def MemoptReportTrafficPass : Pass<"memopt-report-traffic", "ModuleOp"> {
   ];
 }
 
+def MemoptWidenAccessesPass : Pass<"memopt-widen-accesses", "ModuleOp"> {
+  let summary = "Combine a thread's consecutive scalar global loads and "
+                "stores into 8- or 16-byte vector accesses proven aligned";
+  let description = [{
+    In every `gpu.launch` and `gpu.func`, scalar `memref.load`s (and
+    `memref.store`s) of one block that read (write) `n` consecutive elements
+    of the same memref, `base + 0 .. base + n - 1` in the innermost index
+    with the other indices equal, become one `vector.load`
+    (`vector.store`) of `n` elements with `alignment = n * element size`,
+    when that is 8 or 16 bytes and the lane access model
+    (memopt/Analysis/AccessPattern.h) proves every lane's first address a
+    multiple of it. Loads are only combined when no op between them may
+    write memory; stores when nothing between them reads or writes memory.
+    Without the alignment proof the accesses stay scalar and a remark says
+    why: LLVM's NVPTX backend would otherwise split an unaligned vector
+    access into scalars, or fault on a misaligned one.
+  }];
+  let dependentDialects = ["vector::VectorDialect"];
+}
+
 def MemoptLaunchToLoopsPass
     : InterfacePass<"memopt-launch-to-loops", "FunctionOpInterface"> {
   let summary = "Run barrier-free gpu.launch kernels as sequential loops on the "
