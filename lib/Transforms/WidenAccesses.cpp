@@ -46,6 +46,7 @@ static std::pair<Value, int64_t> splitOffset(Value v) {
 
 struct Access {
   Operation *op;
+  bool nontemporal;
   Value memref;
   SmallVector<Value> outer;
   Value base;
@@ -55,12 +56,15 @@ struct Access {
 static std::optional<Access> asScalarAccess(Operation *op) {
   Value memref;
   ValueRange idx;
+  bool nontemporal = false;
   if (auto l = dyn_cast<memref::LoadOp>(op)) {
     memref = l.getMemref();
     idx = l.getIndices();
+    nontemporal = l.getNontemporal();
   } else if (auto s = dyn_cast<memref::StoreOp>(op)) {
     memref = s.getMemref();
     idx = s.getIndices();
+    nontemporal = s.getNontemporal();
   } else {
     return std::nullopt;
   }
@@ -69,7 +73,8 @@ static std::optional<Access> asScalarAccess(Operation *op) {
       !type.getElementType().isIntOrFloat())
     return std::nullopt;
   auto [base, k] = splitOffset(idx.back());
-  return Access{op, memref, SmallVector<Value>(idx.drop_back()), base, k};
+  return Access{op, nontemporal, memref, SmallVector<Value>(idx.drop_back()),
+                base, k};
 }
 
 static bool mayWrite(Operation *op) {
@@ -133,7 +138,7 @@ struct MemoptWidenAccessesPass final
          op = op->getNextNode()) {
       std::optional<Access> a = asScalarAccess(op);
       if (a && a->memref == first.memref && a->base == first.base &&
-          a->outer == first.outer &&
+          a->outer == first.outer && a->nontemporal == first.nontemporal &&
           isa<memref::LoadOp>(op) == isLoad &&
           a->offset == first.offset + (int64_t)run.size()) {
         run.push_back(op);
@@ -186,7 +191,7 @@ struct MemoptWidenAccessesPass final
       OpBuilder b(first.op);
       auto load = vector::LoadOp::create(b, first.op->getLoc(), vt,
                                          first.memref, indices,
-                                         /*nontemporal=*/false, align);
+                                         first.nontemporal, align);
       for (auto [k, op] : llvm::enumerate(run)) {
         OpBuilder bk(op);
         Value lane = vector::ExtractOp::create(bk, op->getLoc(), load,
@@ -208,7 +213,7 @@ struct MemoptWidenAccessesPass final
     // The first store's indices may be defined after the first store only
     // if they are defined before it: they dominate `last` too.
     vector::StoreOp::create(b, last->getLoc(), vec, first.memref, indices,
-                            /*nontemporal=*/false, align);
+                            first.nontemporal, align);
     for (Operation *op : run)
       op->erase();
   }
