@@ -58,6 +58,14 @@ Value mlir::memopt::getViewRoot(Value v) {
       v = c.getSource();
       continue;
     }
+    // A flat view of a whole buffer (offset 0, static sizes).
+    if (auto r = dyn_cast<memref::ReinterpretCastOp>(def);
+        r && r.getStaticOffsets().size() == 1 && r.getStaticOffsets()[0] == 0 &&
+        r.getType().hasStaticShape() &&
+        r.getType().getNumElements() == r.getSource().getType().getNumElements()) {
+      v = r.getSource();
+      continue;
+    }
     break;
   }
   return v;

@@ -138,6 +138,18 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
         if (!crosses || !needsPhases)
           continue;
         Type et = res.getType();
+        // A view of a buffer from outside the kernel (the same for every
+        // thread) is rebuilt once before the grid loops.
+        if (isa<MemRefType>(et) &&
+            isa<memref::ReinterpretCastOp, memref::CollapseShapeOp,
+                memref::ExpandShapeOp, memref::CastOp>(op) &&
+            llvm::all_of(op->getOperands(), [&](Value v) {
+              return !launch.getBody().isAncestor(v.getParentRegion());
+            })) {
+          map.map(res, rewriter.clone(*op, map)->getResult(
+                           cast<OpResult>(res).getResultNumber()));
+          continue;
+        }
         if (!et.isIntOrIndexOrFloat() && !isa<VectorType>(et))
           return failure();
         slots[res] = memref::AllocaOp::create(

@@ -35,8 +35,8 @@ static bool mayWrite(BlockArgument arg) {
       Operation *user = use.getOwner();
       if (isa<memref::LoadOp, vector::LoadOp>(user))
         continue;
-      if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp, memref::CastOp>(
-              user)) {
+      if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp, memref::CastOp,
+              memref::ReinterpretCastOp>(user)) {
         worklist.push_back(user->getResult(0));
         continue;
       }

@@ -52,7 +52,8 @@ struct KernelTraffic {
 KernelTraffic analyzeKernelTraffic(Region &region, bool *unknown = nullptr);
 
 /// The buffer a memref value views through memref.expand_shape,
-/// collapse_shape and cast, or the value itself.
+/// collapse_shape, cast and whole-buffer reinterpret_cast, or the value
+/// itself.
 Value getViewRoot(Value v);
 
 /// Size in bytes of a statically shaped memref, or -1.

@@ -391,6 +391,21 @@ struct EmitState {
   /// Whether each chunk lies inside the row (null = always).
   SmallVector<Value> chunkValid;
   unsigned vec = 1;
+  /// Shifted chunks (rows whose length is not a multiple of `vec`): chunk
+  /// boundaries follow the buffer's `vec`-element alignment, so a row's
+  /// first and last chunks are partial. Then, per chunk, the flat element
+  /// index of its aligned start in row-shaped buffers and whether all its
+  /// lanes lie in the row, and per lane whether it does.
+  bool shifted = false;
+  SmallVector<Value> chunkFlat;
+  SmallVector<Value> chunkFull;
+  SmallVector<Value> laneValid;
+  /// Row-shaped buffers seen as one dimension (for the aligned accesses).
+  DenseMap<Value, Value> flatViews;
+  /// Shape of the row space (outer dims, inner) a row-shaped buffer has.
+  SmallVector<int64_t> rowShape;
+  /// Start of the kernel body, where flat views are created.
+  Block *kernelEntry = nullptr;
   /// Current per-lane values of row-vector buffers: [chunk * vec + lane].
   DenseMap<Value, SmallVector<Value>> vecValues;
   /// Current value of row-scalar buffers.
@@ -405,6 +420,36 @@ struct EmitState {
 
 static Value cIdx(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// Whether `v`, accessed through `map`, is laid out like the row space:
+/// identity layout, shape (outer dims..., inner), indexed by the loops in
+/// order, so that element (row, j) sits at flat index row * inner + j.
+static bool isRowShaped(Value v, AffineMap map, const EmitState &st) {
+  auto mt = dyn_cast<MemRefType>(v.getType());
+  return mt && mt.getLayout().isIdentity() && mt.hasStaticShape() &&
+         map.isIdentity() && mt.getShape() == ArrayRef<int64_t>(st.rowShape);
+}
+
+/// `v` seen as one dimension (created once, at the first use).
+static Value getFlatView(OpBuilder &b, EmitState &st, Value v) {
+  auto it = st.flatViews.find(v);
+  if (it != st.flatViews.end())
+    return it->second;
+  auto mt = cast<MemRefType>(v.getType());
+  Value flat = v;
+  if (mt.getRank() != 1) {
+    // A reinterpret_cast rather than collapse_shape: the GPU lowering turns
+    // it into LLVM directly (collapse_shape needs expand-strided-metadata).
+    OpBuilder eb = OpBuilder::atBlockBegin(st.kernelEntry);
+    auto flatType = MemRefType::get({mt.getNumElements()}, mt.getElementType(),
+                                    AffineMap(), mt.getMemorySpace());
+    flat = memref::ReinterpretCastOp::create(
+        eb, st.loc, flatType, v, /*offset=*/0,
+        ArrayRef<int64_t>{mt.getNumElements()}, ArrayRef<int64_t>{1});
+  }
+  st.flatViews[v] = flat;
+  return flat;
 }
 
 /// `vec` consecutive elements of `memref` starting at `idx`: one aligned
@@ -486,6 +531,29 @@ static SmallVector<Value> loadOperandUncached(OpBuilder &b, EmitState &st,
   }
   auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
   bool contiguous = last && last.getPosition() == innerDim;
+  if (st.shifted) {
+    bool aligned = isRowShaped(v, map, st);
+    for (unsigned c = 0; c < numChunks; ++c) {
+      if (aligned) {
+        llvm::append_range(lanes, loadLanes(b, loc, getFlatView(b, st, v),
+                                            {st.chunkFlat[c]}, st.vec));
+        continue;
+      }
+      // Other operands along the row (a broadcast vector): lane by lane,
+      // lanes outside the row read element 0.
+      for (unsigned l = 0; l < st.vec; ++l) {
+        Value j = arith::AddIOp::create(b, loc, st.chunkBase[c],
+                                        cIdx(b, loc, l));
+        j = arith::SelectOp::create(b, loc, st.laneValid[c * st.vec + l], j,
+                                    cIdx(b, loc, 0));
+        SmallVector<Value> ivs(st.outerIds);
+        ivs.push_back(j);
+        lanes.push_back(memref::LoadOp::create(
+            b, loc, v, expandIndices(b, loc, map, ivs)));
+      }
+    }
+    return lanes;
+  }
   for (unsigned c = 0; c < numChunks; ++c) {
     Value base = st.chunkBase[c];
     if (st.chunkValid[c]) // Out-of-row chunks read element 0 instead.
@@ -594,10 +662,10 @@ static void emitOp(OpBuilder &b, EmitState &st, const GroupOp &g,
         args.push_back(i[lane]);
       args.push_back(acc);
       Value next = cloneBody(b, op, args, laneIvs(c, l))[0];
-      acc = st.chunkValid[c]
-                ? arith::SelectOp::create(b, loc, st.chunkValid[c], next, acc)
-                      .getResult()
-                : next;
+      Value valid = st.shifted ? st.laneValid[lane] : st.chunkValid[c];
+      acc = valid ? arith::SelectOp::create(b, loc, valid, next, acc)
+                        .getResult()
+                  : next;
     }
   partial = acc;
 }
@@ -621,14 +689,15 @@ static bool isGroupPrivate(Value root, const Group &group) {
 /// Widest vector width (elements) such that every row-vector access of the
 /// group is aligned and the inner size is a multiple of it.
 static unsigned chooseVectorWidth(const Group &group,
-                                  const KernelTargetInfo &target) {
+                                  const KernelTargetInfo &target,
+                                  bool rowsMayBeMisaligned = false) {
   int64_t maxBytes = 1;
   for (const GroupOp &g : group.ops)
     for (OpOperand &operand : g.op->getOpOperands())
       if (auto mt = dyn_cast<MemRefType>(operand.get().getType()))
         maxBytes = std::max(maxBytes, getElementBytes(mt.getElementType()));
   unsigned vec = std::max<int64_t>(1, target.vectorBytes / maxBytes);
-  while (vec > 1 && group.inner % vec != 0)
+  while (!rowsMayBeMisaligned && vec > 1 && group.inner % vec != 0)
     vec /= 2;
   // A gather along the row (an AoS field, a strided read) gains nothing from
   // several lanes per thread and loses memory parallelism: one lane then.
@@ -668,6 +737,47 @@ static void storeResults(OpBuilder &b, EmitState &st, const Group &group,
       continue;
     }
     SmallVector<Value> &lanes = st.vecValues[root];
+    if (st.shifted) {
+      bool aligned = isRowShaped(
+          value, AffineMap::getMultiDimIdentityMap(mt.getRank(), b.getContext()),
+          st);
+      for (unsigned c = 0; c < numChunks; ++c) {
+        OpBuilder::InsertionGuard guard(b);
+        auto storeLanes = [&](OpBuilder &sb) {
+          for (unsigned l = 0; l < st.vec; ++l) {
+            OpBuilder::InsertionGuard g2(sb);
+            auto ifOp = scf::IfOp::create(sb, loc, st.laneValid[c * st.vec + l],
+                                          false);
+            sb.setInsertionPointToStart(&ifOp.getThenRegion().front());
+            SmallVector<Value> idx(st.outerIds);
+            idx.push_back(arith::AddIOp::create(sb, loc, st.chunkBase[c],
+                                                cIdx(sb, loc, l)));
+            memref::StoreOp::create(sb, loc, lanes[c * st.vec + l], value,
+                                    idx);
+          }
+        };
+        if (!aligned) {
+          storeLanes(b);
+          continue;
+        }
+        // Whole chunks in one aligned vector store; a row's partial first
+        // and last chunks lane by lane (the rest of their aligned chunk
+        // belongs to the neighbouring rows).
+        auto ifOp = scf::IfOp::create(b, loc, st.chunkFull[c], true);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        auto vt = VectorType::get({(int64_t)st.vec}, mt.getElementType());
+        SmallVector<Value> elems(lanes.begin() + c * st.vec,
+                                 lanes.begin() + (c + 1) * st.vec);
+        Value vec = vector::FromElementsOp::create(b, loc, vt, elems);
+        vector::StoreOp::create(
+            b, loc, vec, getFlatView(b, st, value), {st.chunkFlat[c]},
+            /*nontemporal=*/false,
+            llvm::MaybeAlign(st.vec * getElementBytes(mt.getElementType())));
+        b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+        storeLanes(b);
+      }
+      continue;
+    }
     for (unsigned c = 0; c < numChunks; ++c) {
       OpBuilder::InsertionGuard guard(b);
       if (st.chunkValid[c]) {
@@ -749,7 +859,22 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
                                               std::string &why) {
   Location loc = group.ops.front().op.getLoc();
   unsigned vec = chooseVectorWidth(group, target);
-  int64_t chunksPerRow = group.inner / vec;
+  int64_t rows = 1;
+  for (int64_t d : group.outer)
+    rows *= d;
+  // Rows whose length is not a multiple of the vector width: shifted chunks
+  // keep 16-byte accesses (partial chunks at the row ends are masked) when
+  // every row-shaped buffer's total size is a multiple of the width, so
+  // that no aligned chunk reaches past a buffer's end.
+  unsigned wide = chooseVectorWidth(group, target, /*rowsMayBeMisaligned=*/true);
+  bool shifted = false;
+  if (wide > vec && group.inner > (int64_t)wide &&
+      (rows * group.inner) % wide == 0) {
+    vec = wide;
+    shifted = true;
+  }
+  int64_t chunksPerRow = shifted ? llvm::divideCeil(group.inner + vec - 1, vec)
+                                 : group.inner / vec;
   // Aim for `rowChunksPerThread` chunks per thread, threads a multiple of
   // the warp size.
   int64_t threads =
@@ -764,9 +889,6 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
           std::to_string(numChunks * vec) + " per thread)";
     return failure();
   }
-  int64_t rows = 1;
-  for (int64_t d : group.outer)
-    rows *= d;
   unsigned numReduce = llvm::count_if(
       group.ops, [](const GroupOp &g) { return g.role == RowRole::Reduce; });
   SmallVector<Type> wgTypes;
@@ -803,7 +925,46 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
   EmitState st(loc);
   st.vec = vec;
   st.outerIds = delinearize(b, loc, row, group.outer);
-  for (int64_t c = 0; c < numChunks; ++c) {
+  st.kernelEntry = &launch.getBody().front();
+  st.rowShape.assign(group.outer.begin(), group.outer.end());
+  st.rowShape.push_back(group.inner);
+  if (shifted) {
+    // Row r starts at flat element r * inner, h = that mod vec elements
+    // past an aligned boundary; chunk k covers flat elements
+    // [r * inner - h + k * vec, +vec), i.e. row elements [k * vec - h, +vec).
+    st.shifted = true;
+    Value rowStart = arith::MulIOp::create(b, loc, row, cIdx(b, loc, group.inner));
+    Value h = arith::RemUIOp::create(b, loc, rowStart, cIdx(b, loc, vec));
+    Value alignedStart = arith::SubIOp::create(b, loc, rowStart, h);
+    Value end = arith::AddIOp::create(b, loc, h, cIdx(b, loc, group.inner));
+    for (int64_t c = 0; c < numChunks; ++c) {
+      Value chunk =
+          arith::AddIOp::create(b, loc, cIdx(b, loc, c * threads), tid);
+      Value k0 = arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec));
+      st.chunkBase.push_back(arith::SubIOp::create(b, loc, k0, h));
+      st.chunkValid.push_back(Value());
+      // Chunks wholly past the row read the row's first chunk instead.
+      Value flat = arith::AddIOp::create(b, loc, alignedStart, k0);
+      if ((c + 1) * threads > chunksPerRow)
+        flat = arith::SelectOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, k0, end),
+            flat, alignedStart);
+      st.chunkFlat.push_back(flat);
+      Value lo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, k0, h);
+      Value hi = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ule,
+          arith::AddIOp::create(b, loc, k0, cIdx(b, loc, vec)), end);
+      st.chunkFull.push_back(arith::AndIOp::create(b, loc, lo, hi));
+      for (unsigned l = 0; l < vec; ++l) {
+        Value kl = arith::AddIOp::create(b, loc, k0, cIdx(b, loc, l));
+        Value ge = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, kl, h);
+        Value lt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, kl, end);
+        st.laneValid.push_back(arith::AndIOp::create(b, loc, ge, lt));
+      }
+    }
+  }
+  for (int64_t c = 0; !shifted && c < numChunks; ++c) {
     // Chunk c of thread t covers inner [(c*T + t)*v, +v): coalesced.
     Value chunk = arith::AddIOp::create(b, loc, cIdx(b, loc, c * threads), tid);
     Value base = arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec));
