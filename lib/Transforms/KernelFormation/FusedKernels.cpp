@@ -406,6 +406,9 @@ struct EmitState {
   SmallVector<int64_t> rowShape;
   /// Start of the kernel body, where flat views are created.
   Block *kernelEntry = nullptr;
+  /// Shifted mode, partial chunk: row-shaped buffers are accessed lane by
+  /// lane through their flat view too (no vector may reach past the end).
+  bool forceLanes = false;
   /// Current per-lane values of row-vector buffers: [chunk * vec + lane].
   DenseMap<Value, SmallVector<Value>> vecValues;
   /// Current value of row-scalar buffers.
@@ -534,6 +537,17 @@ static SmallVector<Value> loadOperandUncached(OpBuilder &b, EmitState &st,
   if (st.shifted) {
     bool aligned = isRowShaped(v, map, st);
     for (unsigned c = 0; c < numChunks; ++c) {
+      if (aligned && st.forceLanes) {
+        Value flat = getFlatView(b, st, v);
+        for (unsigned l = 0; l < st.vec; ++l) {
+          Value j = arith::AddIOp::create(b, loc, st.chunkFlat[c],
+                                          cIdx(b, loc, l));
+          j = arith::SelectOp::create(b, loc, st.laneValid[c * st.vec + l], j,
+                                      cIdx(b, loc, 0));
+          lanes.push_back(memref::LoadOp::create(b, loc, flat, ValueRange{j}));
+        }
+        continue;
+      }
       if (aligned) {
         llvm::append_range(lanes, loadLanes(b, loc, getFlatView(b, st, v),
                                             {st.chunkFlat[c]}, st.vec));
@@ -749,6 +763,14 @@ static void storeResults(OpBuilder &b, EmitState &st, const Group &group,
             auto ifOp = scf::IfOp::create(sb, loc, st.laneValid[c * st.vec + l],
                                           false);
             sb.setInsertionPointToStart(&ifOp.getThenRegion().front());
+            if (aligned) {
+              Value j = arith::AddIOp::create(sb, loc, st.chunkFlat[c],
+                                              cIdx(sb, loc, l));
+              memref::StoreOp::create(sb, loc, lanes[c * st.vec + l],
+                                      getFlatView(sb, st, value),
+                                      ValueRange{j});
+              continue;
+            }
             SmallVector<Value> idx(st.outerIds);
             idx.push_back(arith::AddIOp::create(sb, loc, st.chunkBase[c],
                                                 cIdx(sb, loc, l)));
@@ -1007,6 +1029,98 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
   return launch;
 }
 
+/// Elementwise groups whose every buffer has the row space's shape, with a
+/// size that is not a multiple of the vector width: the whole space is one
+/// flat array in chunks of `vec`; every chunk but the last is one aligned
+/// vector access, the last is accessed lane by lane under masks.
+static FailureOr<gpu::LaunchOp>
+emitFlatElementwiseKernel(RewriterBase &b, Group &group,
+                          const KernelTargetInfo &target, int64_t rows,
+                          unsigned vec) {
+  SmallVector<int64_t> rowShape(group.outer.begin(), group.outer.end());
+  rowShape.push_back(group.inner);
+  for (const GroupOp &g : group.ops) {
+    if (g.role != RowRole::Vector)
+      return failure();
+    if (!g.op.getBody()->getOps<linalg::IndexOp>().empty())
+      return failure();
+    for (OpOperand &operand : g.op->getOpOperands()) {
+      auto mt = dyn_cast<MemRefType>(operand.get().getType());
+      if (!mt)
+        continue;
+      if (!mt.getLayout().isIdentity() || !mt.hasStaticShape() ||
+          mt.getShape() != ArrayRef<int64_t>(rowShape) ||
+          !g.op.getMatchingIndexingMap(&operand).isIdentity())
+        return failure();
+    }
+  }
+  Location loc = group.ops.front().op.getLoc();
+  int64_t total = rows * group.inner;
+  int64_t chunks = llvm::divideCeil(total, (int64_t)vec);
+  int64_t threads = std::min<int64_t>(target.blockSize, chunks);
+  int64_t grid = llvm::divideCeil(chunks, threads);
+  b.setInsertionPoint(group.ops.back().op);
+  gpu::LaunchOp launch = createLaunch(b, loc, {grid}, {threads});
+  Value linear = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, launch.getBlockIds().x,
+                            cIdx(b, loc, threads)),
+      launch.getThreadIds().x);
+  if (grid * threads != chunks) {
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          linear, cIdx(b, loc, chunks));
+    auto ifOp = scf::IfOp::create(b, loc, inRange, false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  }
+  Value k0 = arith::MulIOp::create(b, loc, linear, cIdx(b, loc, vec));
+  auto emitChunk = [&](bool partial) {
+    EmitState st(loc);
+    st.vec = vec;
+    st.shifted = true;
+    st.forceLanes = partial;
+    st.kernelEntry = &launch.getBody().front();
+    st.rowShape = rowShape;
+    st.outerIds.assign(group.outer.size(), cIdx(b, loc, 0));
+    st.chunkBase.push_back(k0);
+    st.chunkValid.push_back(Value());
+    st.chunkFlat.push_back(k0);
+    Value yes = arith::ConstantIntOp::create(b, loc, 1, 1);
+    st.chunkFull.push_back(partial ? arith::ConstantIntOp::create(b, loc, 0, 1)
+                                         .getResult()
+                                   : yes);
+    for (unsigned l = 0; l < vec; ++l)
+      st.laneValid.push_back(
+          partial ? arith::CmpIOp::create(
+                        b, loc, arith::CmpIPredicate::ult,
+                        arith::AddIOp::create(b, loc, k0, cIdx(b, loc, l)),
+                        cIdx(b, loc, total))
+                        .getResult()
+                  : yes);
+    for (const GroupOp &g : group.ops) {
+      Value partialValue;
+      emitOp(b, st, g, 1, partialValue);
+    }
+    storeResults(b, st, group, 1, Value());
+  };
+  if (total % vec == 0) {
+    emitChunk(false);
+    return launch;
+  }
+  Value full = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ule,
+      arith::AddIOp::create(b, loc, k0, cIdx(b, loc, vec)),
+      cIdx(b, loc, total));
+  auto ifOp = scf::IfOp::create(b, loc, full, true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    emitChunk(false);
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    emitChunk(true);
+  }
+  return launch;
+}
+
 static FailureOr<gpu::LaunchOp>
 emitElementwiseKernel(RewriterBase &b, Group &group,
                       const KernelTargetInfo &target, std::string &why) {
@@ -1029,6 +1143,15 @@ emitElementwiseKernel(RewriterBase &b, Group &group,
   int64_t rows = 1;
   for (int64_t d : group.outer)
     rows *= d;
+  if (!scalarOnly) {
+    unsigned wide =
+        chooseVectorWidth(group, target, /*rowsMayBeMisaligned=*/true);
+    if (wide > vec)
+      if (FailureOr<gpu::LaunchOp> l =
+              emitFlatElementwiseKernel(b, group, target, rows, wide);
+          succeeded(l))
+        return l;
+  }
   int64_t total = rows * chunksPerRow;
   int64_t threads = std::min<int64_t>(target.blockSize, total);
   int64_t grid = llvm::divideCeil(total, threads);
