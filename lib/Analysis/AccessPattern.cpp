@@ -452,6 +452,21 @@ FailureOr<LaneValue> LaneEvaluator::evalOp(Operation *op, Value v,
 // Accesses
 //===----------------------------------------------------------------------===//
 
+std::optional<AccessParts> mlir::memopt::getAccessParts(Operation *op) {
+  if (auto l = dyn_cast<memref::LoadOp>(op))
+    return AccessParts{l.getMemref(), l.getIndices(), l.getType(), false};
+  if (auto s = dyn_cast<memref::StoreOp>(op))
+    return AccessParts{s.getMemref(), s.getIndices(),
+                       s.getValueToStore().getType(), true};
+  if (auto l = dyn_cast<vector::LoadOp>(op))
+    return AccessParts{l.getBase(), l.getIndices(), l.getVectorType(), false};
+  if (auto s = dyn_cast<vector::StoreOp>(op))
+    return AccessParts{s.getBase(), s.getIndices(), s.getVectorType(), true};
+  if (auto a = dyn_cast<memref::AtomicRMWOp>(op))
+    return AccessParts{a.getMemref(), a.getIndices(), a.getType(), true};
+  return std::nullopt;
+}
+
 bool mlir::memopt::isModelledAccess(Operation *op) {
   return isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp,
              memref::AtomicRMWOp>(op);
@@ -504,43 +519,20 @@ FailureOr<WarpAccess> mlir::memopt::analyzeWarpAccess(Operation *op,
                                                       std::string &why) {
   WarpAccess a;
   a.op = op;
-  ValueRange indices;
-  Type accessType;
-  if (auto l = dyn_cast<memref::LoadOp>(op)) {
-    a.memref = l.getMemref();
-    indices = l.getIndices();
-    accessType = l.getType();
-  } else if (auto s = dyn_cast<memref::StoreOp>(op)) {
-    a.memref = s.getMemref();
-    indices = s.getIndices();
-    accessType = s.getValueToStore().getType();
-    a.isWrite = true;
-  } else if (auto vl = dyn_cast<vector::LoadOp>(op)) {
-    a.memref = vl.getBase();
-    indices = vl.getIndices();
-    accessType = vl.getVectorType();
-    if (vl.getVectorType().getRank() != 1) {
-      why = "multi-dimensional vector access";
-      return failure();
-    }
-  } else if (auto vs = dyn_cast<vector::StoreOp>(op)) {
-    a.memref = vs.getBase();
-    indices = vs.getIndices();
-    accessType = vs.getVectorType();
-    a.isWrite = true;
-    if (vs.getVectorType().getRank() != 1) {
-      why = "multi-dimensional vector access";
-      return failure();
-    }
-  } else if (auto at = dyn_cast<memref::AtomicRMWOp>(op)) {
-    a.memref = at.getMemref();
-    indices = at.getIndices();
-    accessType = at.getType();
-    a.isWrite = true;
-  } else {
+  std::optional<AccessParts> parts = getAccessParts(op);
+  if (!parts) {
     why = "not a modelled access";
     return failure();
   }
+  if (auto vt = dyn_cast<VectorType>(parts->accessType);
+      vt && vt.getRank() != 1) {
+    why = "multi-dimensional vector access";
+    return failure();
+  }
+  a.memref = parts->memref;
+  a.isWrite = parts->isWrite;
+  ValueRange indices = parts->indices;
+  Type accessType = parts->accessType;
   auto type = cast<MemRefType>(a.memref.getType());
   a.isShared = isOnChipMemory(type);
   a.bytesPerLane = bytesOf(accessType);

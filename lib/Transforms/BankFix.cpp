@@ -62,17 +62,8 @@ static MutableOperandRange getIndicesMutable(Operation *op) {
 }
 
 static Value getAccessedMemref(Operation *op) {
-  if (auto l = dyn_cast<memref::LoadOp>(op))
-    return l.getMemref();
-  if (auto s = dyn_cast<memref::StoreOp>(op))
-    return s.getMemref();
-  if (auto l = dyn_cast<vector::LoadOp>(op))
-    return l.getBase();
-  if (auto s = dyn_cast<vector::StoreOp>(op))
-    return s.getBase();
-  if (auto a = dyn_cast<memref::AtomicRMWOp>(op))
-    return a.getMemref();
-  return {};
+  std::optional<AccessParts> parts = getAccessParts(op);
+  return parts ? parts->memref : Value();
 }
 
 /// Result of modelling every access of a buffer.

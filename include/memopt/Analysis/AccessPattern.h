@@ -35,6 +35,7 @@
 #include "mlir/IR/Value.h"
 
 #include <array>
+#include <optional>
 #include <string>
 
 namespace mlir::memopt {
@@ -61,6 +62,16 @@ struct WarpAccess {
   /// most 256).
   int64_t baseDivisibility = 256;
 };
+
+/// The memref, indices and accessed type of a memref.load/store,
+/// vector.load/store or memref.atomic_rmw.
+struct AccessParts {
+  Value memref;
+  ValueRange indices;
+  Type accessType;
+  bool isWrite = false;
+};
+std::optional<AccessParts> getAccessParts(Operation *op);
 
 /// Models `op` (memref.load/store, vector.load/store, memref.atomic_rmw).
 /// Fails with a reason when the lane addresses cannot be determined.

@@ -1029,6 +1029,29 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
   return launch;
 }
 
+/// A 1-D launch of `count` work items in blocks of up to `blockSize`
+/// threads; `linear` is the item of this thread, and the builder is left
+/// inside the guard that drops the threads past `count`.
+static gpu::LaunchOp createLinearLaunch(OpBuilder &b, Location loc,
+                                        int64_t count, int64_t blockSize,
+                                        Value &linear) {
+  int64_t threads = std::min<int64_t>(blockSize, count);
+  int64_t grid = llvm::divideCeil(count, threads);
+  gpu::LaunchOp launch = createLaunch(b, loc, {grid}, {threads});
+  linear = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, launch.getBlockIds().x,
+                            cIdx(b, loc, threads)),
+      launch.getThreadIds().x);
+  if (grid * threads != count) {
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          linear, cIdx(b, loc, count));
+    auto ifOp = scf::IfOp::create(b, loc, inRange, false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  }
+  return launch;
+}
+
 /// Elementwise groups whose every buffer has the row space's shape, with a
 /// size that is not a multiple of the vector width: the whole space is one
 /// flat array in chunks of `vec`; every chunk but the last is one aligned
@@ -1057,21 +1080,10 @@ emitFlatElementwiseKernel(RewriterBase &b, Group &group,
   Location loc = group.ops.front().op.getLoc();
   int64_t total = rows * group.inner;
   int64_t chunks = llvm::divideCeil(total, (int64_t)vec);
-  int64_t threads = std::min<int64_t>(target.blockSize, chunks);
-  int64_t grid = llvm::divideCeil(chunks, threads);
   b.setInsertionPoint(group.ops.back().op);
-  gpu::LaunchOp launch = createLaunch(b, loc, {grid}, {threads});
-  Value linear = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, launch.getBlockIds().x,
-                            cIdx(b, loc, threads)),
-      launch.getThreadIds().x);
-  if (grid * threads != chunks) {
-    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          linear, cIdx(b, loc, chunks));
-    auto ifOp = scf::IfOp::create(b, loc, inRange, false);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  }
+  Value linear;
+  gpu::LaunchOp launch =
+      createLinearLaunch(b, loc, chunks, target.blockSize, linear);
   Value k0 = arith::MulIOp::create(b, loc, linear, cIdx(b, loc, vec));
   auto emitChunk = [&](bool partial) {
     EmitState st(loc);
@@ -1153,21 +1165,10 @@ emitElementwiseKernel(RewriterBase &b, Group &group,
         return l;
   }
   int64_t total = rows * chunksPerRow;
-  int64_t threads = std::min<int64_t>(target.blockSize, total);
-  int64_t grid = llvm::divideCeil(total, threads);
   b.setInsertionPoint(group.ops.back().op);
-  gpu::LaunchOp launch = createLaunch(b, loc, {grid}, {threads});
-  Value linear = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, launch.getBlockIds().x,
-                            cIdx(b, loc, threads)),
-      launch.getThreadIds().x);
-  if (grid * threads != total) {
-    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          linear, cIdx(b, loc, total));
-    auto ifOp = scf::IfOp::create(b, loc, inRange, false);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  }
+  Value linear;
+  gpu::LaunchOp launch =
+      createLinearLaunch(b, loc, total, target.blockSize, linear);
   EmitState st(loc);
   st.vec = vec;
   Value chunk = linear, row = linear;
