@@ -399,6 +399,9 @@ struct EmitState {
   bool shifted = false;
   SmallVector<Value> chunkFlat;
   SmallVector<Value> chunkFull;
+  /// Whether the chunk's aligned vector lies inside the row-shaped buffers
+  /// (null = always).
+  SmallVector<Value> chunkInBuffer;
   SmallVector<Value> laneValid;
   /// Row-shaped buffers seen as one dimension (for the aligned accesses).
   DenseMap<Value, Value> flatViews;
@@ -537,15 +540,37 @@ static SmallVector<Value> loadOperandUncached(OpBuilder &b, EmitState &st,
   if (st.shifted) {
     bool aligned = isRowShaped(v, map, st);
     for (unsigned c = 0; c < numChunks; ++c) {
-      if (aligned && st.forceLanes) {
-        Value flat = getFlatView(b, st, v);
+      auto laneLoads = [&](OpBuilder &lb) {
+        Value flat = getFlatView(lb, st, v);
+        SmallVector<Value> out;
         for (unsigned l = 0; l < st.vec; ++l) {
-          Value j = arith::AddIOp::create(b, loc, st.chunkFlat[c],
-                                          cIdx(b, loc, l));
-          j = arith::SelectOp::create(b, loc, st.laneValid[c * st.vec + l], j,
-                                      cIdx(b, loc, 0));
-          lanes.push_back(memref::LoadOp::create(b, loc, flat, ValueRange{j}));
+          Value j = arith::AddIOp::create(lb, loc, st.chunkFlat[c],
+                                          cIdx(lb, loc, l));
+          j = arith::SelectOp::create(lb, loc, st.laneValid[c * st.vec + l],
+                                      j, cIdx(lb, loc, 0));
+          out.push_back(memref::LoadOp::create(lb, loc, flat, ValueRange{j}));
         }
+        return out;
+      };
+      if (aligned && st.forceLanes) {
+        llvm::append_range(lanes, laneLoads(b));
+        continue;
+      }
+      if (aligned && st.chunkInBuffer.size() > c && st.chunkInBuffer[c]) {
+        // The buffer's last aligned chunk may be short: lane by lane there.
+        Type et = cast<MemRefType>(v.getType()).getElementType();
+        auto ifOp = scf::IfOp::create(b, loc, SmallVector<Type>(st.vec, et),
+                                      st.chunkInBuffer[c], true);
+        {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+          scf::YieldOp::create(b, loc,
+                               loadLanes(b, loc, getFlatView(b, st, v),
+                                         {st.chunkFlat[c]}, st.vec));
+          b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+          scf::YieldOp::create(b, loc, laneLoads(b));
+        }
+        llvm::append_range(lanes, ifOp.getResults());
         continue;
       }
       if (aligned) {
@@ -873,6 +898,57 @@ static Value blockReduce(OpBuilder &b, Location loc, Value partial,
   return total;
 }
 
+/// Shifted chunks for row `row` (the row space's flat row index): row r
+/// starts at flat element r * inner, h = that mod vec elements past an
+/// aligned boundary; chunk k covers flat elements [r * inner - h + k * vec,
+/// +vec), i.e. row elements [k * vec - h, +vec). `mayPassRow`: some chunks
+/// lie wholly past the row (they then read the row's first chunk).
+static void setupShiftedChunks(OpBuilder &b, EmitState &st, Value row,
+                               ArrayRef<Value> chunks, int64_t inner,
+                               int64_t rows, bool mayPassRow) {
+  Location loc = st.loc;
+  unsigned vec = st.vec;
+  st.shifted = true;
+  int64_t total = rows * inner;
+  Value rowStart = arith::MulIOp::create(b, loc, row, cIdx(b, loc, inner));
+  Value h = arith::RemUIOp::create(b, loc, rowStart, cIdx(b, loc, vec));
+  Value alignedStart = arith::SubIOp::create(b, loc, rowStart, h);
+  Value end = arith::AddIOp::create(b, loc, h, cIdx(b, loc, inner));
+  for (Value chunk : chunks) {
+    Value k0 = arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec));
+    st.chunkBase.push_back(arith::SubIOp::create(b, loc, k0, h));
+    st.chunkValid.push_back(Value());
+    Value flat = arith::AddIOp::create(b, loc, alignedStart, k0);
+    if (mayPassRow)
+      flat = arith::SelectOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, k0, end),
+          flat, alignedStart);
+    st.chunkFlat.push_back(flat);
+    // The aligned chunk of the buffers' last row may reach past their end
+    // when the total size is not a multiple of the vector.
+    st.chunkInBuffer.push_back(
+        total % vec == 0
+            ? Value()
+            : arith::CmpIOp::create(
+                  b, loc, arith::CmpIPredicate::ule,
+                  arith::AddIOp::create(b, loc, flat, cIdx(b, loc, vec)),
+                  cIdx(b, loc, total))
+                  .getResult());
+    Value lo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, k0, h);
+    Value hi = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ule,
+        arith::AddIOp::create(b, loc, k0, cIdx(b, loc, vec)), end);
+    st.chunkFull.push_back(arith::AndIOp::create(b, loc, lo, hi));
+    for (unsigned l = 0; l < vec; ++l) {
+      Value kl = arith::AddIOp::create(b, loc, k0, cIdx(b, loc, l));
+      Value ge = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, kl, h);
+      Value lt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, kl, end);
+      st.laneValid.push_back(arith::AndIOp::create(b, loc, ge, lt));
+    }
+  }
+}
+
 /// Largest number of elements a thread keeps in registers per row.
 static constexpr int64_t kMaxElementsPerThread = 64;
 
@@ -885,13 +961,12 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
   for (int64_t d : group.outer)
     rows *= d;
   // Rows whose length is not a multiple of the vector width: shifted chunks
-  // keep 16-byte accesses (partial chunks at the row ends are masked) when
-  // every row-shaped buffer's total size is a multiple of the width, so
-  // that no aligned chunk reaches past a buffer's end.
+  // keep 16-byte accesses (partial chunks at the row ends are masked; an
+  // aligned chunk that would reach past a buffer's end is read lane by
+  // lane).
   unsigned wide = chooseVectorWidth(group, target, /*rowsMayBeMisaligned=*/true);
   bool shifted = false;
-  if (wide > vec && group.inner > (int64_t)wide &&
-      (rows * group.inner) % wide == 0) {
+  if (wide > vec && group.inner > (int64_t)wide) {
     vec = wide;
     shifted = true;
   }
@@ -951,40 +1026,12 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
   st.rowShape.assign(group.outer.begin(), group.outer.end());
   st.rowShape.push_back(group.inner);
   if (shifted) {
-    // Row r starts at flat element r * inner, h = that mod vec elements
-    // past an aligned boundary; chunk k covers flat elements
-    // [r * inner - h + k * vec, +vec), i.e. row elements [k * vec - h, +vec).
-    st.shifted = true;
-    Value rowStart = arith::MulIOp::create(b, loc, row, cIdx(b, loc, group.inner));
-    Value h = arith::RemUIOp::create(b, loc, rowStart, cIdx(b, loc, vec));
-    Value alignedStart = arith::SubIOp::create(b, loc, rowStart, h);
-    Value end = arith::AddIOp::create(b, loc, h, cIdx(b, loc, group.inner));
-    for (int64_t c = 0; c < numChunks; ++c) {
-      Value chunk =
-          arith::AddIOp::create(b, loc, cIdx(b, loc, c * threads), tid);
-      Value k0 = arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec));
-      st.chunkBase.push_back(arith::SubIOp::create(b, loc, k0, h));
-      st.chunkValid.push_back(Value());
-      // Chunks wholly past the row read the row's first chunk instead.
-      Value flat = arith::AddIOp::create(b, loc, alignedStart, k0);
-      if ((c + 1) * threads > chunksPerRow)
-        flat = arith::SelectOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, k0, end),
-            flat, alignedStart);
-      st.chunkFlat.push_back(flat);
-      Value lo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, k0, h);
-      Value hi = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::ule,
-          arith::AddIOp::create(b, loc, k0, cIdx(b, loc, vec)), end);
-      st.chunkFull.push_back(arith::AndIOp::create(b, loc, lo, hi));
-      for (unsigned l = 0; l < vec; ++l) {
-        Value kl = arith::AddIOp::create(b, loc, k0, cIdx(b, loc, l));
-        Value ge = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, kl, h);
-        Value lt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, kl, end);
-        st.laneValid.push_back(arith::AndIOp::create(b, loc, ge, lt));
-      }
-    }
+    SmallVector<Value> chunks;
+    for (int64_t c = 0; c < numChunks; ++c)
+      chunks.push_back(
+          arith::AddIOp::create(b, loc, cIdx(b, loc, c * threads), tid));
+    setupShiftedChunks(b, st, row, chunks, group.inner, rows,
+                       numChunks * threads > chunksPerRow);
   }
   for (int64_t c = 0; !shifted && c < numChunks; ++c) {
     // Chunk c of thread t covers inner [(c*T + t)*v, +v): coalesced.
@@ -1155,14 +1202,23 @@ emitElementwiseKernel(RewriterBase &b, Group &group,
   int64_t rows = 1;
   for (int64_t d : group.outer)
     rows *= d;
+  bool shifted = false;
   if (!scalarOnly) {
     unsigned wide =
         chooseVectorWidth(group, target, /*rowsMayBeMisaligned=*/true);
-    if (wide > vec)
+    if (wide > vec) {
       if (FailureOr<gpu::LaunchOp> l =
               emitFlatElementwiseKernel(b, group, target, rows, wide);
           succeeded(l))
         return l;
+      // Otherwise (row-scalar or broadcast operands) the rows' chunks are
+      // shifted to the buffers' alignment as in row kernels.
+      if (group.inner > (int64_t)wide) {
+        shifted = true;
+        vec = wide;
+        chunksPerRow = llvm::divideCeil(group.inner + vec - 1, vec);
+      }
+    }
   }
   int64_t total = rows * chunksPerRow;
   b.setInsertionPoint(group.ops.back().op);
@@ -1177,12 +1233,16 @@ emitElementwiseKernel(RewriterBase &b, Group &group,
     row = arith::DivUIOp::create(b, loc, linear, cIdx(b, loc, chunksPerRow));
   }
   st.outerIds = delinearize(b, loc, row, group.outer);
-  st.chunkBase.push_back(
-      arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec)));
-  st.chunkValid.push_back(Value());
-  for (const GroupOp &g : group.ops) {
-    Value partial;
-    emitOp(b, st, g, 1, partial);
+  if (shifted) {
+    st.kernelEntry = &launch.getBody().front();
+    st.rowShape.assign(group.outer.begin(), group.outer.end());
+    st.rowShape.push_back(group.inner);
+    setupShiftedChunks(b, st, row, {chunk}, group.inner, rows,
+                       /*mayPassRow=*/true);
+  } else {
+    st.chunkBase.push_back(
+        arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec)));
+    st.chunkValid.push_back(Value());
   }
   // Row-scalar results are stored by the thread holding the row's first
   // chunk.
@@ -1191,7 +1251,32 @@ emitElementwiseKernel(RewriterBase &b, Group &group,
                                                     arith::CmpIPredicate::eq,
                                                     chunk, cIdx(b, loc, 0))
                                   .getResult();
-  storeResults(b, st, group, 1, leader);
+  auto emitGroup = [&](EmitState &s) {
+    for (const GroupOp &g : group.ops) {
+      Value partial;
+      emitOp(b, s, g, 1, partial);
+    }
+    storeResults(b, s, group, 1, leader);
+  };
+  if (!shifted || !st.chunkInBuffer[0]) {
+    emitGroup(st);
+    return launch;
+  }
+  // The chunk whose aligned vector would reach past the buffers' end runs
+  // a lane-by-lane copy of the group; every other chunk the vector one.
+  // (Two whole copies rather than a branch around each load: LLVM would
+  // merge per-load branches back into scalar loads.)
+  Value inBuffer = st.chunkInBuffer[0];
+  st.chunkInBuffer[0] = Value();
+  auto ifOp = scf::IfOp::create(b, loc, inBuffer, true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  EmitState vectorState = st;
+  emitGroup(vectorState);
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  EmitState laneState = st;
+  laneState.forceLanes = true;
+  emitGroup(laneState);
   return launch;
 }
 
