@@ -23,7 +23,6 @@
 using namespace mlir;
 using namespace mlir::memopt;
 
-static constexpr int64_t kSectorBytes = 32;
 
 int64_t mlir::memopt::getStaticBytes(MemRefType type) {
   if (!type.hasStaticShape())
@@ -42,6 +41,29 @@ bool mlir::memopt::isOnChipMemory(MemRefType type) {
   if (auto intSpace = dyn_cast<IntegerAttr>(space))
     return intSpace.getInt() == 3 || intSpace.getInt() == 5;
   return false;
+}
+
+int64_t mlir::memopt::getRecordFieldBytes(int64_t records,
+                                          int64_t recordElems,
+                                          int64_t eltBytes,
+                                          ArrayRef<int64_t> fields,
+                                          int64_t accessBytes,
+                                          int64_t sectorBytes) {
+  int64_t recordBytes = recordElems * eltBytes;
+  if (recordBytes % sectorBytes != 0 || recordBytes <= sectorBytes)
+    return records * recordBytes;
+  llvm::SmallSetVector<int64_t, 8> sectors;
+  for (int64_t pos : fields) {
+    sectors.insert(pos * eltBytes / sectorBytes);
+    sectors.insert((pos * eltBytes + std::max(accessBytes, eltBytes) - 1) /
+                   sectorBytes);
+  }
+  return records * static_cast<int64_t>(sectors.size()) * sectorBytes;
+}
+
+int64_t mlir::memopt::getDramBytesDuringKernel(const KernelTraffic &t,
+                                               int64_t l2Bytes) {
+  return t.bytesRead + (t.bytesWritten > l2Bytes ? t.bytesWritten : 0);
 }
 
 Value mlir::memopt::getViewRoot(Value v) {
@@ -207,16 +229,11 @@ KernelTraffic mlir::memopt::analyzeKernelTraffic(Region &region,
     // each record that those fields touch, when records are whole sectors.
     if (acc.constantInnermost && type.getRank() >= 1) {
       int64_t eltBytes = bytes / std::max<int64_t>(1, type.getNumElements());
-      int64_t recordBytes = type.getShape().back() * eltBytes;
-      if (recordBytes % kSectorBytes == 0 && recordBytes > kSectorBytes) {
-        llvm::SmallSetVector<int64_t, 8> sectors;
-        for (int64_t pos : acc.innerPositions) {
-          sectors.insert(pos * eltBytes / kSectorBytes);
-          sectors.insert((pos * eltBytes + acc.accessBytes - 1) /
-                         kSectorBytes);
-        }
-        bytes = bytes / recordBytes * sectors.size() * kSectorBytes;
-      }
+      int64_t recordElems = type.getShape().back();
+      bytes = getRecordFieldBytes(type.getNumElements() / recordElems,
+                                  recordElems, eltBytes,
+                                  acc.innerPositions.getArrayRef(),
+                                  acc.accessBytes);
     }
     BufferTraffic bt;
     bt.buffer = buffer;

@@ -154,7 +154,8 @@ static llvm::json::Object manifestHeader(const Signature &sig, StringRef kind,
   m["pipeline"] = kind.str();
   m["target"] = llvm::json::Object{
       {"chip", cfg.chip},
-      {"ptx_version", StringRef(cfg.features).contains("ptx80") ? "8.0" : ""}};
+      {"ptx_version", StringRef(cfg.features).contains("ptx80") ? "8.0" : ""},
+      {"l2_bytes", cfg.l2Bytes}};
   m["min_bytes"] = sig.minBytes;
   return m;
 }
@@ -233,7 +234,8 @@ static LogicalResult buildSchedule(func::FuncOp host, const Signature &sig,
                                    ArrayRef<KernelTraffic> traffic,
                                    BufferTable &table,
                                    llvm::json::Array &schedule,
-                                   int64_t &modelRead, int64_t &modelWritten) {
+                                   int64_t &modelRead, int64_t &modelWritten,
+                                   int64_t l2Bytes) {
   DenseMap<Value, unsigned> ids;
   for (BlockArgument arg : host.getArguments())
     ids[arg] = argIds[arg.getArgNumber()];
@@ -340,6 +342,7 @@ static LogicalResult buildSchedule(func::FuncOp host, const Signature &sig,
           {"args", std::move(args)},
           {"bytes_read", t.bytesRead},
           {"bytes_written", t.bytesWritten},
+          {"dram_bytes_in_kernel", getDramBytesDuringKernel(t, l2Bytes)},
           {"bank_conflicts_ld", t.bankConflictsLoad},
           {"bank_conflicts_st", t.bankConflictsStore}});
       modelRead += t.bytesRead;
@@ -479,7 +482,7 @@ FailureOr<Artifact> mlir::memopt::compileArtifact(
     llvm::json::Array schedule;
     int64_t read = 0, written = 0;
     if (failed(buildSchedule(host, *sig, *argIds, traffic, table, schedule,
-                             read, written)))
+                             read, written, config.l2Bytes)))
       return failure();
     manifest["ptx"] = (stem + ".ptx").str();
     manifest["min_bytes"] = consumedMinBytes(table);

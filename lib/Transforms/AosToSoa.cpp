@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "memopt/Analysis/Traffic.h"
 #include "memopt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -67,21 +68,17 @@ static LogicalResult collectFields(BlockArgument arg, int64_t record,
   return success();
 }
 
-/// DRAM bytes of reading `fields` of every record versus the fields alone.
+/// DRAM bytes of reading `fields` of every record (the traffic model's
+/// figure) versus the fields alone.
 static bool isProfitable(RankedTensorType type, const std::set<int64_t> &fields,
                          int64_t sectorBytes, std::string &why) {
   int64_t eltBytes =
       std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
   int64_t record = type.getShape().back();
   int64_t records = type.getNumElements() / record;
-  int64_t recordBytes = record * eltBytes;
-  int64_t aos = records * recordBytes;
-  if (recordBytes % sectorBytes == 0) {
-    std::set<int64_t> sectors;
-    for (int64_t f : fields)
-      sectors.insert(f * eltBytes / sectorBytes);
-    aos = records * static_cast<int64_t>(sectors.size()) * sectorBytes;
-  }
+  SmallVector<int64_t> positions(fields.begin(), fields.end());
+  int64_t aos = getRecordFieldBytes(records, record, eltBytes, positions,
+                                    eltBytes, sectorBytes);
   int64_t soa = records * static_cast<int64_t>(fields.size()) * eltBytes;
   if (soa >= aos) {
     why = fields.size() == static_cast<size_t>(record)

@@ -45,11 +45,29 @@ struct KernelTraffic {
   int64_t bankConflictsStore = 0;
 };
 
+/// The DRAM bytes a kernel moves while it runs, as per-kernel hardware
+/// counters see them (Nsight Compute flushes caches before each kernel):
+/// L2 is write-back, so a kernel whose written bytes fit in L2 (`l2Bytes`)
+/// leaves them there. Larger kernels also leave some dirty lines behind (at
+/// most ~27 MB measured on an H200, a few percent of GB-sized kernels);
+/// that is not modelled.
+int64_t getDramBytesDuringKernel(const KernelTraffic &t, int64_t l2Bytes);
+
 /// Models the traffic of the kernel in `region` (a gpu.launch body or a
 /// gpu.func body). Memrefs in workgroup or private memory are not DRAM
 /// traffic. Buffers with dynamic shapes are counted as zero and reported
 /// through `unknown` when given.
 KernelTraffic analyzeKernelTraffic(Region &region, bool *unknown = nullptr);
+
+/// DRAM bytes of reading the elements at positions `fields` (each access
+/// `accessBytes` wide) of every record of an array of `records` records of
+/// `recordElems` elements of `eltBytes` bytes: when records are whole
+/// sectors, only the sectors of each record the fields touch, else the
+/// whole array (neighbouring records share sectors). The traffic model and
+/// the AoS-to-SoA decision both use it.
+int64_t getRecordFieldBytes(int64_t records, int64_t recordElems,
+                            int64_t eltBytes, ArrayRef<int64_t> fields,
+                            int64_t accessBytes, int64_t sectorBytes = 32);
 
 /// The buffer a memref value views through memref.expand_shape,
 /// collapse_shape, cast and whole-buffer reinterpret_cast, or the value

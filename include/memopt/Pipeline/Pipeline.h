@@ -49,6 +49,9 @@ struct MemoptPipelineConfig {
   /// Bank-conflict repair of the kernels' shared buffers (memopt-bank-fix);
   /// the baseline pipeline has no shared buffers.
   BankFixMode bankFix = BankFixMode::Auto;
+  /// L2 capacity of the target (H100/H200: 50 MiB), for the manifest's
+  /// per-kernel DRAM bytes as hardware counters see them.
+  int64_t l2Bytes = 50 * 1024 * 1024;
 };
 
 /// Stage 0: contract check, decomposition of aggregates, generalization.
