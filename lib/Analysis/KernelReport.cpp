@@ -140,7 +140,11 @@ KernelReport mlir::memopt::analyzeKernel(Operation *kernel) {
     FailureOr<WarpAccess> a = analyzeWarpAccess(op, why);
     if (failed(a)) {
       ++r.unknownAccesses;
-      effKnown = false;
+      std::optional<AccessParts> parts = getAccessParts(op);
+      if (isOnChipMemory(cast<MemRefType>(parts->memref.getType())))
+        banksKnown = false;
+      else
+        effKnown = false;
       return;
     }
     int64_t trips = tripsPerThread(op, kernel);

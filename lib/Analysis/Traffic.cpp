@@ -11,12 +11,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "memopt/Analysis/Traffic.h"
-#include "memopt/Analysis/AccessPattern.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 
@@ -61,9 +58,10 @@ int64_t mlir::memopt::getRecordFieldBytes(int64_t records,
   return records * static_cast<int64_t>(sectors.size()) * sectorBytes;
 }
 
-int64_t mlir::memopt::getDramBytesDuringKernel(const KernelTraffic &t,
+int64_t mlir::memopt::getDramBytesDuringKernel(int64_t bytesRead,
+                                               int64_t bytesWritten,
                                                int64_t l2Bytes) {
-  return t.bytesRead + (t.bytesWritten > l2Bytes ? t.bytesWritten : 0);
+  return bytesRead + (bytesWritten > l2Bytes ? bytesWritten : 0);
 }
 
 Value mlir::memopt::getViewRoot(Value v) {
@@ -123,64 +121,6 @@ static void recordAccess(BufferAccesses &acc, Value memref,
   acc.innerPositions.insert(c.getSExtValue());
 }
 
-/// Sums the lane model's excess wavefronts of every shared access over the
-/// grid: per warp, times the static trip counts of the enclosing loops,
-/// times the warps of the grid. Branches are assumed taken.
-static void predictBankConflicts(Region &region, KernelTraffic &result) {
-  auto launch = dyn_cast<gpu::LaunchOp>(region.getParentOp());
-  int64_t warps = -1;
-  if (launch) {
-    gpu::KernelDim3 g = launch.getGridSizeOperandValues();
-    gpu::KernelDim3 b = launch.getBlockSizeOperandValues();
-    std::optional<int64_t> gx = getConstantIntValue(g.x),
-                           gy = getConstantIntValue(g.y),
-                           gz = getConstantIntValue(g.z),
-                           bx = getConstantIntValue(b.x),
-                           by = getConstantIntValue(b.y),
-                           bz = getConstantIntValue(b.z);
-    if (gx && gy && gz && bx && by && bz)
-      warps = *gx * *gy * *gz * llvm::divideCeil(*bx * *by * *bz, kLanes);
-  }
-  if (warps < 0) {
-    result.bankConflictsLoad = result.bankConflictsStore = -1;
-    return;
-  }
-  region.walk([&](Operation *op) {
-    if (!isModelledAccess(op) || result.bankConflictsLoad < 0)
-      return;
-    auto memrefOperand = llvm::find_if(op->getOperands(), [](Value v) {
-      return isa<MemRefType>(v.getType());
-    });
-    if (memrefOperand == op->getOperands().end() ||
-        !isOnChipMemory(cast<MemRefType>((*memrefOperand).getType())))
-      return;
-    std::string why;
-    FailureOr<WarpAccess> a = analyzeWarpAccess(op, why);
-    int64_t trips = 1;
-    for (Operation *p = op->getParentOp(); p && p != launch;
-         p = p->getParentOp())
-      if (auto f = dyn_cast<scf::ForOp>(p)) {
-        std::optional<int64_t> n = f.getStaticTripCount()
-                                       ? std::optional<int64_t>(
-                                             f.getStaticTripCount()->getSExtValue())
-                                       : std::nullopt;
-        if (!n) {
-          trips = -1;
-          break;
-        }
-        trips *= *n;
-      }
-    if (failed(a) || trips < 0) {
-      result.bankConflictsLoad = result.bankConflictsStore = -1;
-      return;
-    }
-    BankUse u = getBankUse(*a);
-    int64_t excess = (u.wavefronts - u.phases) * trips * warps;
-    (a->isWrite ? result.bankConflictsStore : result.bankConflictsLoad) +=
-        excess;
-  });
-}
-
 KernelTraffic mlir::memopt::analyzeKernelTraffic(Region &region,
                                                  bool *unknown) {
   llvm::MapVector<Value, BufferAccesses> accesses;
@@ -216,7 +156,6 @@ KernelTraffic mlir::memopt::analyzeKernelTraffic(Region &region,
   });
 
   KernelTraffic result;
-  predictBankConflicts(region, result);
   for (auto &[buffer, acc] : accesses) {
     auto type = cast<MemRefType>(buffer.getType());
     int64_t bytes = getStaticBytes(type);

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memopt/Target/Artifacts.h"
+#include "memopt/Analysis/KernelReport.h"
 #include "memopt/Analysis/Traffic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -231,7 +232,7 @@ static int64_t consumedMinBytes(BufferTable &table) {
 /// Builds the host schedule of a lowered GPU program.
 static LogicalResult buildSchedule(func::FuncOp host, const Signature &sig,
                                    ArrayRef<unsigned> argIds,
-                                   ArrayRef<KernelTraffic> traffic,
+                                   ArrayRef<KernelReport> traffic,
                                    BufferTable &table,
                                    llvm::json::Array &schedule,
                                    int64_t &modelRead, int64_t &modelWritten,
@@ -283,7 +284,7 @@ static LogicalResult buildSchedule(func::FuncOp host, const Signature &sig,
     if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
       if (launchIndex >= traffic.size())
         return launch.emitOpError("has no traffic record");
-      const KernelTraffic &t = traffic[launchIndex++];
+      const KernelReport &t = traffic[launchIndex++];
       auto dims = [&](gpu::KernelDim3 d) -> FailureOr<llvm::json::Array> {
         llvm::json::Array a;
         for (Value v : {d.x, d.y, d.z}) {
@@ -342,7 +343,7 @@ static LogicalResult buildSchedule(func::FuncOp host, const Signature &sig,
           {"args", std::move(args)},
           {"bytes_read", t.bytesRead},
           {"bytes_written", t.bytesWritten},
-          {"dram_bytes_in_kernel", getDramBytesDuringKernel(t, l2Bytes)},
+          {"dram_bytes_in_kernel", getDramBytesDuringKernel(t.bytesRead, t.bytesWritten, l2Bytes)},
           {"bank_conflicts_ld", t.bankConflictsLoad},
           {"bank_conflicts_st", t.bankConflictsStore}});
       modelRead += t.bytesRead;
@@ -393,9 +394,6 @@ static FailureOr<std::string> emitHostObject(ModuleOp module) {
   return std::string(buffer.str());
 }
 
-static KernelTraffic trafficOf(gpu::LaunchOp launch) {
-  return analyzeKernelTraffic(launch.getBody());
-}
 
 FailureOr<Artifact> mlir::memopt::compileArtifact(
     ModuleOp original, ArtifactKind kind, const MemoptPipelineConfig &config,
@@ -456,8 +454,8 @@ FailureOr<Artifact> mlir::memopt::compileArtifact(
       return failure();
     // The traffic model runs on the formed kernels, before outlining, in
     // launch order; outlining keeps that order.
-    SmallVector<KernelTraffic> traffic;
-    module->walk([&](gpu::LaunchOp l) { traffic.push_back(trafficOf(l)); });
+    SmallVector<KernelReport> traffic;
+    module->walk([&](gpu::LaunchOp l) { traffic.push_back(analyzeKernel(l)); });
     PassManager back(ctx);
     if (failed(buildLoweringStage(back, cfg)) || failed(back.run(*module)))
       return failure();

@@ -24,10 +24,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <sys/wait.h>
 #include <vector>
 
 using namespace memopt::runtime;
+using namespace memopt::runtime::test;
 
 namespace {
 
@@ -100,15 +100,6 @@ Expected<Manifest> parseManifest(const std::string &text,
   return manifestFromJson(*root, path);
 }
 
-std::string patch(const char *base, const std::string &from,
-                  const std::string &to) {
-  std::string s = base;
-  size_t pos = s.find(from);
-  EXPECT_NE(pos, std::string::npos) << from;
-  if (pos != std::string::npos)
-    s.replace(pos, from.size(), to);
-  return s;
-}
 
 TEST(LayoutManifestTest, ParsesHostOnlyAndDerived) {
   Expected<Manifest> m = parseManifest(kLayoutValid);
@@ -141,7 +132,7 @@ TEST(LayoutManifestTest, EntryArgs) {
   // Default: inputs that are not host-only (derived ones included), then
   // outputs, each in id order.
   Expected<Manifest> d = parseManifest(
-      patch(kHostValid, R"(,
+      replaceFirst(kHostValid, R"(,
   "entry_args": [3, 1, 2])",
             ""));
   ASSERT_TRUE(d.succeeded()) << d.error().message;
@@ -165,7 +156,7 @@ class LayoutManifestErrorTest
 TEST_P(LayoutManifestErrorTest, NamesTheField) {
   const LayoutBadCase &c = GetParam();
   Expected<Manifest> m =
-      parseManifest(patch(c.host ? kHostValid : kLayoutValid, c.from, c.to));
+      parseManifest(replaceFirst(c.host ? kHostValid : kLayoutValid, c.from, c.to));
   ASSERT_TRUE(m.failed()) << "accepted: " << c.to;
   EXPECT_EQ(m.error().kind, ErrorKind::Manifest);
   EXPECT_NE(m.error().message.find(c.expect), std::string::npos)
@@ -253,7 +244,7 @@ INSTANTIATE_TEST_SUITE_P(AllFields, LayoutManifestErrorTest,
                          ::testing::ValuesIn(kLayoutBadCases));
 
 TEST(LayoutManifestTest, DerivedInputsFollowTheOutputs) {
-  std::string text = patch(kLayoutValid, R"({"id": 1, "name": "res0")",
+  std::string text = replaceFirst(kLayoutValid, R"({"id": 1, "name": "res0")",
                            R"({"id": 2, "name": "res0")");
   std::string from = R"({"id": 2, "name": "arg0.f3")";
   text.replace(text.find(from), from.size(), R"({"id": 1, "name": "arg0.f3")");
@@ -266,7 +257,7 @@ TEST(LayoutManifestTest, DerivedInputsFollowTheOutputs) {
 }
 
 TEST(LayoutManifestTest, AliasOfHostOnlyIsRejected) {
-  Expected<Manifest> m = parseManifest(patch(
+  Expected<Manifest> m = parseManifest(replaceFirst(
       kLayoutValid,
       R"({"id": 6, "name": "tmp0", "role": "temp", "dtype": "f32", "shape": [16], "bytes": 64})",
       R"({"id": 6, "name": "view", "role": "alias", "alias_of": 0, "dtype": "f32", "shape": [16], "bytes": 64})"));
@@ -291,7 +282,7 @@ TEST(LayoutManifestTest, CompatibleWithPlainReference) {
   EXPECT_TRUE(checkCompatible(*host, *opt).succeeded());
   // The signature is still compared.
   Expected<Manifest> bad = parseManifest(
-      patch(kPlainReference, R"("shape": [16, 8], "bytes": 512)",
+      replaceFirst(kPlainReference, R"("shape": [16, 8], "bytes": 512)",
             R"("shape": [16, 4], "bytes": 256)"),
       "bad.json");
   ASSERT_TRUE(bad.succeeded());
@@ -301,7 +292,7 @@ TEST(LayoutManifestTest, CompatibleWithPlainReference) {
                                "[16,4] (does not match bad.json)");
   // A reference with two inputs does not match one input plus derived ones.
   Expected<Manifest> two = parseManifest(
-      patch(kPlainReference,
+      replaceFirst(kPlainReference,
             R"({"id": 1, "name": "res0", "role": "output", "dtype": "f32", "shape": [16], "bytes": 64})",
             R"({"id": 1, "name": "arg1", "role": "input", "dtype": "f32", "shape": [16], "bytes": 64},
     {"id": 2, "name": "res0", "role": "output", "dtype": "f32", "shape": [16], "bytes": 64})"),
@@ -405,25 +396,6 @@ TEST(LayoutHostDataTest, GatherF16I32AndOddSizes) {
 // End to end: memopt-cpu-diff and memopt-run on a 64-record AoS workload.
 //===----------------------------------------------------------------------===//
 
-struct ToolResult {
-  int exitCode = -1;
-  std::string output;
-};
-
-ToolResult runTool(const char *tool, const std::string &args) {
-  ToolResult r;
-  std::string cmd = std::string("'") + tool + "' " + args + " 2>&1";
-  FILE *pipe = popen(cmd.c_str(), "r");
-  if (!pipe)
-    return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), pipe)) > 0)
-    r.output.append(buf, n);
-  int status = pclose(pipe);
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
 
 const char *kHead = R"({
   "format": "memopt-manifest",

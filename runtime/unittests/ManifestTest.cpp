@@ -51,12 +51,7 @@ Expected<Manifest> parseManifest(const std::string &text,
 
 /// Replaces the first occurrence of `from` in kValid by `to`.
 std::string patched(const std::string &from, const std::string &to) {
-  std::string s = kValid;
-  size_t pos = s.find(from);
-  EXPECT_NE(pos, std::string::npos) << from;
-  if (pos != std::string::npos)
-    s.replace(pos, from.size(), to);
-  return s;
+  return test::replaceFirst(kValid, from, to);
 }
 
 TEST(ManifestTest, LoadsValidManifest) {

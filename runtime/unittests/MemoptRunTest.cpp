@@ -18,30 +18,14 @@
 #include "gtest/gtest.h"
 
 #include <cstdio>
-#include <sys/wait.h>
 
 using namespace memopt::runtime;
 
 namespace {
 
-struct RunResult {
-  int exitCode = -1;
-  std::string output; // stdout and stderr
-};
-
-RunResult runTool(const std::string &args) {
-  RunResult r;
-  std::string cmd = std::string("'") + MEMOPT_RUN_TOOL + "' " + args + " 2>&1";
-  FILE *pipe = popen(cmd.c_str(), "r");
-  if (!pipe)
-    return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), pipe)) > 0)
-    r.output.append(buf, n);
-  int status = pclose(pipe);
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+/// memopt-run with `args`.
+test::ToolResult runTool(const std::string &args) {
+  return test::runTool(MEMOPT_RUN_TOOL, args);
 }
 
 class MemoptRunTest : public ::testing::Test {
@@ -68,7 +52,7 @@ protected:
 
 TEST_F(MemoptRunTest, PassingRunReportsEverything) {
   test::writeAddWorkload(dir);
-  RunResult r = runTool(args(MEMOPT_FAKE_DRIVER_LIB,
+  test::ToolResult r = runTool(args(MEMOPT_FAKE_DRIVER_LIB,
                              "--warmup 1 --iters 20 --copy-bytes 1048576 "
                              "--seed 5 --name w0_add"));
   ASSERT_EQ(r.exitCode, 0) << r.output;
@@ -101,7 +85,7 @@ TEST_F(MemoptRunTest, PassingRunReportsEverything) {
 
 TEST_F(MemoptRunTest, NoTimingPrintsNoTimes) {
   test::writeAddWorkload(dir);
-  RunResult r = runTool(args(MEMOPT_FAKE_DRIVER_LIB, "--no-timing"));
+  test::ToolResult r = runTool(args(MEMOPT_FAKE_DRIVER_LIB, "--no-timing"));
   ASSERT_EQ(r.exitCode, 0) << r.output;
   json::Value v = report();
   EXPECT_EQ(v.find("copy_bandwidth"), nullptr);
@@ -115,7 +99,7 @@ TEST_F(MemoptRunTest, WrongKernelFailsVerification) {
   test::AddWorkload w;
   w.optimizedKernel = "opt_addone";
   test::writeAddWorkload(dir, w);
-  RunResult r = runTool(args(MEMOPT_FAKE_DRIVER_LIB, "--no-timing"));
+  test::ToolResult r = runTool(args(MEMOPT_FAKE_DRIVER_LIB, "--no-timing"));
   ASSERT_EQ(r.exitCode, 1) << r.output;
   EXPECT_NE(r.output.find("FAIL optimized vs reference"), std::string::npos)
       << r.output;
@@ -130,7 +114,7 @@ TEST_F(MemoptRunTest, WrongKernelFailsVerification) {
 
 TEST_F(MemoptRunTest, NoDriverExitsThree) {
   test::writeAddWorkload(dir);
-  RunResult r = runTool(args("/nonexistent/libcuda.so.1"));
+  test::ToolResult r = runTool(args("/nonexistent/libcuda.so.1"));
   ASSERT_EQ(r.exitCode, 3) << r.output;
   EXPECT_NE(r.output.find("no CUDA driver/GPU"), std::string::npos);
   EXPECT_EQ(r.output.find("GB/s"), std::string::npos) << "printed a figure";
@@ -144,7 +128,7 @@ TEST_F(MemoptRunTest, StubDriverExitsThree) {
   if (!test::fileExists(MEMOPT_CUDA_STUB_LIB))
     GTEST_SKIP() << "no CUDA stub driver at " MEMOPT_CUDA_STUB_LIB;
   test::writeAddWorkload(dir);
-  RunResult r = runTool(args(MEMOPT_CUDA_STUB_LIB));
+  test::ToolResult r = runTool(args(MEMOPT_CUDA_STUB_LIB));
   ASSERT_EQ(r.exitCode, 3) << r.output;
   EXPECT_NE(r.output.find("no CUDA driver/GPU: CUDA_ERROR_STUB_LIBRARY"),
             std::string::npos)
@@ -164,14 +148,14 @@ TEST_F(MemoptRunTest, CudaErrorsExitFour) {
   };
   for (const Case &c : cases) {
     test::writeAddWorkload(dir, c.w);
-    RunResult r = runTool(args(MEMOPT_FAKE_DRIVER_LIB, "--no-timing"));
+    test::ToolResult r = runTool(args(MEMOPT_FAKE_DRIVER_LIB, "--no-timing"));
     EXPECT_EQ(r.exitCode, 4) << r.output;
     EXPECT_NE(r.output.find(c.expect), std::string::npos) << r.output;
   }
 }
 
 TEST_F(MemoptRunTest, UsageAndManifestErrorsExitTwo) {
-  RunResult r = runTool("--baseline x.json");
+  test::ToolResult r = runTool("--baseline x.json");
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.output.find("usage: memopt-run"), std::string::npos);
   r = runTool("--bogus 1");

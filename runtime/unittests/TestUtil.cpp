@@ -10,9 +10,12 @@
 
 #include "TestUtil.h"
 
+#include "gtest/gtest.h"
+
 #include <cstdlib>
 #include <fstream>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace memopt::runtime::test;
@@ -116,4 +119,30 @@ void memopt::runtime::test::writeAddWorkload(const std::string &dir,
   "model_bytes": {"read": 0, "written": 0}
 }
 )");
+}
+
+ToolResult memopt::runtime::test::runTool(const std::string &tool,
+                                          const std::string &args) {
+  ToolResult r;
+  std::string cmd = "'" + tool + "' " + args + " 2>&1";
+  FILE *pipe = popen(cmd.c_str(), "r");
+  if (!pipe)
+    return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), pipe)) > 0)
+    r.output.append(buf, n);
+  int status = pclose(pipe);
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string memopt::runtime::test::replaceFirst(std::string text,
+                                                const std::string &from,
+                                                const std::string &to) {
+  size_t pos = text.find(from);
+  EXPECT_NE(pos, std::string::npos) << from;
+  if (pos != std::string::npos)
+    text.replace(pos, from.size(), to);
+  return text;
 }

@@ -24,6 +24,19 @@ bool writeTextFile(const std::string &path, const std::string &text);
 /// True if `path` names an existing file.
 bool fileExists(const std::string &path);
 
+/// Exit status and combined stdout/stderr of a tool run.
+struct ToolResult {
+  int exitCode = -1;
+  std::string output;
+};
+/// Runs `tool` with the shell-quoted `args`.
+ToolResult runTool(const std::string &tool, const std::string &args);
+
+/// `text` with the first occurrence of `from` replaced by `to` (a gtest
+/// failure if there is none).
+std::string replaceFirst(std::string text, const std::string &from,
+                         const std::string &to);
+
 /// Options for writeAddWorkload.
 struct AddWorkload {
   /// Kernel the optimized pipeline launches: "opt_add" computes a + b,

@@ -114,6 +114,20 @@ def check_program(seed, opts):
             status = st
         details.append("%s: %s" % (st, msg))
 
+    def step(cmd, label, deadline):
+        """Runs one tool; notes a crash (returns None) or a timeout (raises
+        Timeout, which ends the program's checks)."""
+        try:
+            rc, out, err = run_tool(cmd, deadline)
+        except Timeout:
+            note("TIMEOUT", label)
+            raise
+        c = crash_text(rc, out, err)
+        if c:
+            note("CRASH", "%s: %s" % (label, c))
+            return None
+        return rc, out, err
+
     try:
         src = os.path.join(work, "p.mlir")
         with open(src, "w") as f:
@@ -124,15 +138,10 @@ def check_program(seed, opts):
             prefix = os.path.join(work, "T." + short)
             cmd = [os.path.join(opts.bin, "memopt-compile"), src,
                    "--pipeline=" + pipe, "-o", prefix]
-            try:
-                rc, out, err = run_tool(cmd, deadline)
-            except Timeout:
-                note("TIMEOUT", "memopt-compile --pipeline=%s" % pipe)
-                return status, details, text
-            c = crash_text(rc, out, err)
-            if c:
-                note("CRASH", "memopt-compile --pipeline=%s: %s" % (pipe, c))
+            result = step(cmd, "memopt-compile --pipeline=%s" % pipe, deadline)
+            if result is None:
                 continue
+            rc, out, err = result
             if rc != 0:
                 e = first_error(err)
                 if "error:" not in err:
@@ -163,21 +172,19 @@ def check_program(seed, opts):
                 # judge every float output with the bf16 tolerance then.
                 if half_precision:
                     cmd += ["--atol", "2e-2", "--rtol", "2e-2"]
-                try:
-                    rc, out, err = run_tool(cmd, deadline)
-                except Timeout:
-                    note("TIMEOUT", "memopt-cpu-diff ref %s" % short)
-                    return status, details, text
-                c = crash_text(rc, out, err)
-                if c:
-                    note("CRASH", "memopt-cpu-diff ref vs %s: %s" % (short, c))
-                elif rc == 1:
+                result = step(cmd, "memopt-cpu-diff ref vs %s" % short, deadline)
+                if result is None:
+                    continue
+                rc, out, err = result
+                if rc == 1:
                     lines = [l.strip() for l in out.splitlines()
                              if " 0 mismatches" not in l and l.strip() != "FAIL"]
                     note("MISMATCH", "ref vs %s: %s" % (short, " | ".join(lines[:4])))
                 elif rc != 0:
                     note("MISMATCH", "ref vs %s: memopt-cpu-diff exit %d: %s"
                          % (short, rc, (err.strip() or out.strip()).splitlines()[-1:]))
+        return status, details, text
+    except Timeout:
         return status, details, text
     finally:
         shutil.rmtree(work, ignore_errors=True)

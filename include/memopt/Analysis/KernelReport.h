@@ -47,7 +47,11 @@ struct KernelReport {
   /// Useful over fetched bytes of the global accesses, weighted by how often
   /// each executes; nullopt if an access or a count is unknown.
   std::optional<double> sectorEfficiency;
-  /// Predicted excess shared wavefronts (loads, stores); -1 unknown.
+  /// Predicted shared-memory bank conflicts over the grid: wavefronts beyond
+  /// the conflict-free number, the quantity Nsight Compute's
+  /// l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st} count
+  /// (loads, stores); -1 when sizes, a trip count or a shared access is
+  /// unknown.
   int64_t bankConflictsLoad = -1, bankConflictsStore = -1;
   /// Operations over the grid; -1 when a trip count or size is unknown.
   int64_t ops = -1;

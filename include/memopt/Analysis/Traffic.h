@@ -36,13 +36,6 @@ struct KernelTraffic {
   int64_t bytesRead = 0;
   int64_t bytesWritten = 0;
   SmallVector<BufferTraffic> buffers;
-  /// Predicted shared-memory bank conflicts (wavefronts beyond the
-  /// conflict-free number, the quantity Nsight Compute's
-  /// l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st} count) over
-  /// the whole grid, from the lane model; -1 when a shared access or a trip
-  /// count is unknown. Only for gpu.launch bodies with constant sizes.
-  int64_t bankConflictsLoad = 0;
-  int64_t bankConflictsStore = 0;
 };
 
 /// The DRAM bytes a kernel moves while it runs, as per-kernel hardware
@@ -51,7 +44,8 @@ struct KernelTraffic {
 /// leaves them there. Larger kernels also leave some dirty lines behind (at
 /// most ~27 MB measured on an H200, a few percent of GB-sized kernels);
 /// that is not modelled.
-int64_t getDramBytesDuringKernel(const KernelTraffic &t, int64_t l2Bytes);
+int64_t getDramBytesDuringKernel(int64_t bytesRead, int64_t bytesWritten,
+                                 int64_t l2Bytes);
 
 /// Models the traffic of the kernel in `region` (a gpu.launch body or a
 /// gpu.func body). Memrefs in workgroup or private memory are not DRAM
