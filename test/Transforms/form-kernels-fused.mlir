@@ -386,3 +386,50 @@ func.func @f16_elementwise(%a: memref<32x256xf16>, %o: memref<32x256xf16>) {
   }
   return
 }
+
+// -----
+
+// Elementwise work on both sides of a transpose joins its tiled kernel: the
+// prologue (exp) runs at the input's position while the tile is loaded, the
+// epilogue (+ b[j]) at the output's position while it is stored; neither
+// intermediate is allocated.
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @transpose_prologue_epilogue
+// CHECK-SAME:    (%[[A:.+]]: memref<64x96xf32>, %[[B:.+]]: memref<64xf32>, %[[O:.+]]: memref<96x64xf32>)
+// CHECK-NOT:     memref.alloc
+// CHECK:         gpu.launch
+// CHECK-SAME:      workgroup(%[[TILE:.+]] : memref<32x32xf32, #gpu.address_space<workgroup>>)
+// CHECK:           %[[V:.+]] = memref.load %[[A]]
+// CHECK:           %[[E:.+]] = math.exp %[[V]]
+// CHECK:           memref.store %[[E]], %[[TILE]]
+// CHECK:           gpu.barrier
+// CHECK:           %[[W:.+]] = memref.load %[[TILE]]
+// CHECK:           %[[BJ:.+]] = memref.load %[[B]]
+// CHECK:           %[[S:.+]] = arith.addf %[[W]], %[[BJ]]
+// CHECK:           memref.store %[[S]], %[[O]]
+// CHECK-NOT:     gpu.launch
+// CHECK-NOT:     linalg.generic
+func.func @transpose_prologue_epilogue(%a: memref<64x96xf32>, %b: memref<64xf32>, %o: memref<96x64xf32>) {
+  %p = memref.alloc() : memref<64x96xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<64x96xf32>) outs(%p : memref<64x96xf32>) {
+  ^bb0(%x: f32, %z: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  %t = memref.alloc() : memref<96x64xf32>
+  linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%p : memref<64x96xf32>) outs(%t : memref<96x64xf32>) {
+  ^bb0(%x: f32, %z: f32):
+    linalg.yield %x : f32
+  }
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t, %b : memref<96x64xf32>, memref<64xf32>) outs(%o : memref<96x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}

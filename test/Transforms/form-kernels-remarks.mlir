@@ -145,3 +145,76 @@ func.func @wide_column_product(%a: memref<9x2176xf32>, %o: memref<2176xf32>) {
   }
   return
 }
+
+// -----
+
+// An op after a tiled transpose that reads another input across the
+// output's contiguous dimension is not its epilogue (its reads would not
+// coalesce): it gets its own tiled kernel.
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @tile_epilogue_refused
+// CHECK-COUNT-2: gpu.launch
+func.func @tile_epilogue_refused(%a: memref<64x96xf32>, %c: memref<64x96xf32>, %o: memref<96x64xf32>) {
+  %t = memref.alloc() : memref<96x64xf32>
+  linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<64x96xf32>) outs(%t : memref<96x64xf32>) {
+  ^bb0(%x: f32, %z: f32):
+    linalg.yield %x : f32
+  }
+  // expected-remark @+1 {{not fused with the preceding tiled transpose: it reads an input across the output's contiguous dimension}}
+  linalg.generic {indexing_maps = [#id, #tr, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t, %c : memref<96x64xf32>, memref<64x96xf32>) outs(%o : memref<96x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Elementwise ops before a transpose join its tile only when the transpose
+// reads their result: here it reads another buffer.
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @tile_prologue_refused
+// CHECK-COUNT-2: gpu.launch
+func.func @tile_prologue_refused(%a: memref<64x96xf32>, %c: memref<64x96xf32>, %o: memref<96x64xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<64x96xf32>) outs(%c : memref<64x96xf32>) {
+  ^bb0(%x: f32, %z: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  // expected-remark @+1 {{not fused with the preceding kernel group: the transpose does not read the group's result}}
+  linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<64x96xf32>) outs(%o : memref<96x64xf32>) {
+  ^bb0(%x: f32, %z: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// A transpose that overwrites a buffer its prologue reads stays apart.
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @tile_prologue_overwrite
+// CHECK-COUNT-2: gpu.launch
+func.func @tile_prologue_overwrite(%a: memref<64x64xf32>, %p: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<64x64xf32>) outs(%p : memref<64x64xf32>) {
+  ^bb0(%x: f32, %z: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  // expected-remark @+1 {{not fused with the preceding kernel group: the transpose uses a group buffer at another position}}
+  linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%p : memref<64x64xf32>) outs(%a : memref<64x64xf32>) {
+  ^bb0(%x: f32, %z: f32):
+    linalg.yield %x : f32
+  }
+  return
+}

@@ -1287,11 +1287,33 @@ emitElementwiseKernel(RewriterBase &b, Group &group,
 static constexpr int64_t kTile = 32;
 static constexpr int64_t kTileRows = 8;
 
+namespace {
+/// The transposed input of a tiled transpose: contiguous along loop `a`
+/// instead of the innermost loop.
+struct TransposeMatch {
+  OpOperand *transposed = nullptr;
+  unsigned a = 0;
+};
+
+/// A tiled transpose with elementwise work fused on either side: prologue
+/// ops run over the transposed input's index space while the tile is
+/// loaded (their result is the value staged), epilogue ops over the
+/// transpose's output space while the tile is stored. Buffers produced and
+/// consumed only inside are never allocated.
+struct TileFusion {
+  SmallVector<linalg::GenericOp> prologue;
+  linalg::GenericOp op;
+  SmallVector<linalg::GenericOp> epilogue;
+  /// Group state of `op` and the epilogue (for the legality checks of
+  /// tryAppend) and of the prologue.
+  Group epilogueGroup, prologueGroup;
+};
+} // namespace
+
 /// An all-parallel op with identity output whose one transposed input is
 /// contiguous along loop `a` instead of the innermost loop.
-static FailureOr<gpu::LaunchOp> emitTransposeKernel(RewriterBase &b,
-                                                    linalg::GenericOp op,
-                                                    std::string &why) {
+static FailureOr<TransposeMatch> matchTranspose(linalg::GenericOp op,
+                                                std::string &why) {
   unsigned n = op.getNumLoops();
   if (n < 2 || op.getNumReductionLoops() != 0 || op.getNumDpsInits() != 1) {
     why = "not a single-output all-parallel op of rank >= 2";
@@ -1302,8 +1324,7 @@ static FailureOr<gpu::LaunchOp> emitTransposeKernel(RewriterBase &b,
     why = "output map is not the identity";
     return failure();
   }
-  OpOperand *transposed = nullptr;
-  unsigned a = 0;
+  TransposeMatch m;
   for (OpOperand *in : op.getDpsInputOperands()) {
     if (!isa<MemRefType>(in->get().getType()))
       continue;
@@ -1313,17 +1334,74 @@ static FailureOr<gpu::LaunchOp> emitTransposeKernel(RewriterBase &b,
     auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
     if (last && last.getPosition() == n - 1)
       continue;
-    if (!last || transposed) {
+    if (!last || m.transposed) {
       why = "more than one transposed input, or a constant innermost index";
       return failure();
     }
-    transposed = in;
-    a = last.getPosition();
+    m.transposed = in;
+    m.a = last.getPosition();
   }
-  if (!transposed) {
+  if (!m.transposed) {
     why = "no transposed input";
     return failure();
   }
+  return m;
+}
+
+/// Evaluates the elementwise `ops` at loop position `ivs` (every op has an
+/// identity output map over the same loops): values of buffers written by
+/// earlier ops come from `held`, which receives each op's result; results
+/// of buffers outside `privates` are stored.
+static void evalElementwiseChain(OpBuilder &b, Location loc,
+                                 ArrayRef<linalg::GenericOp> ops,
+                                 ValueRange ivs, DenseMap<Value, Value> &held,
+                                 const DenseSet<Value> &privates) {
+  for (linalg::GenericOp op : ops) {
+    SmallVector<Value> args;
+    for (OpOperand *in : op.getDpsInputOperands()) {
+      Value v = in->get();
+      if (!isa<MemRefType>(v.getType())) {
+        args.push_back(v);
+        continue;
+      }
+      if (Value h = held.lookup(getRootBuffer(v))) {
+        args.push_back(h);
+        continue;
+      }
+      args.push_back(memref::LoadOp::create(
+          b, loc, v, expandIndices(b, loc, op.getMatchingIndexingMap(in), ivs)));
+    }
+    OpOperand &out = op.getDpsInitsMutable()[0];
+    Value outRoot = getRootBuffer(out.get());
+    BlockArgument outArg = op.getMatchingBlockArgument(&out);
+    if (outArg.use_empty())
+      args.push_back(ub::PoisonOp::create(b, loc, outArg.getType()));
+    else if (Value h = held.lookup(outRoot))
+      args.push_back(h);
+    else
+      args.push_back(memref::LoadOp::create(b, loc, out.get(), ivs));
+    Value res = cloneBody(b, op, args, ivs)[0];
+    held[outRoot] = res;
+    if (!privates.contains(outRoot))
+      memref::StoreOp::create(b, loc, res, out.get(), ivs);
+  }
+}
+
+static SmallVector<linalg::GenericOp> getOps(const Group &group) {
+  return llvm::map_to_vector(group.ops,
+                             [](const GroupOp &g) { return g.op; });
+}
+
+/// Emits the tiled kernel of `fusion` at its last op; the caller erases the
+/// ops and the private buffers.
+static gpu::LaunchOp emitTransposeKernel(RewriterBase &b,
+                                         const TileFusion &fusion,
+                                         const TransposeMatch &match,
+                                         const DenseSet<Value> &privates) {
+  linalg::GenericOp op = fusion.op;
+  OpOperand *transposed = match.transposed;
+  unsigned a = match.a;
+  unsigned n = op.getNumLoops();
   Location loc = op.getLoc();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   Type elt = cast<MemRefType>(transposed->get().getType()).getElementType();
@@ -1344,7 +1422,9 @@ static FailureOr<gpu::LaunchOp> emitTransposeKernel(RewriterBase &b,
   auto tileType = MemRefType::get(
       {kTile, kTile}, elt, AffineMap(),
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
-  b.setInsertionPoint(op);
+  // At the last op: every buffer the epilogue uses is defined there, and
+  // only allocations, views and constants lie between the fused ops.
+  b.setInsertionPoint(fusion.epilogue.empty() ? op : fusion.epilogue.back());
   gpu::LaunchOp launch =
       createLaunch(b, loc, {tilesB * tilesA * numOthers}, {kTile, kTileRows},
                    TypeRange{tileType});
@@ -1372,7 +1452,7 @@ static FailureOr<gpu::LaunchOp> emitTransposeKernel(RewriterBase &b,
   };
   bool exactA = ranges[a] % kTile == 0, exactB = ranges[n - 1] % kTile == 0;
   // Load phase: consecutive threads walk loop `a`, the input's contiguous
-  // dimension.
+  // dimension; the prologue runs at the input's position.
   for (int64_t i = 0; i < kTile; i += kTileRows) {
     OpBuilder::InsertionGuard guard(b);
     Value lb = arith::AddIOp::create(b, loc, ty, cIdx(b, loc, i));
@@ -1384,12 +1464,20 @@ static FailureOr<gpu::LaunchOp> emitTransposeKernel(RewriterBase &b,
     }
     SmallVector<Value> idx = expandIndices(
         b, loc, op.getMatchingIndexingMap(transposed), makeIvs(ia, ib));
-    Value x = memref::LoadOp::create(b, loc, transposed->get(), idx);
+    Value x;
+    if (fusion.prologue.empty()) {
+      x = memref::LoadOp::create(b, loc, transposed->get(), idx);
+    } else {
+      DenseMap<Value, Value> held;
+      evalElementwiseChain(b, loc, fusion.prologue, idx, held, privates);
+      x = held.lookup(getRootBuffer(transposed->get()));
+    }
     memref::StoreOp::create(b, loc, x, tile, ValueRange{lb, tx});
   }
   gpu::BarrierOp::create(b, loc);
   // Store phase: consecutive threads walk the innermost loop, the output's
-  // contiguous dimension, and read the tile by column.
+  // contiguous dimension, and read the tile by column; the epilogue runs at
+  // the output's position.
   for (int64_t i = 0; i < kTile; i += kTileRows) {
     OpBuilder::InsertionGuard guard(b);
     Value la = arith::AddIOp::create(b, loc, ty, cIdx(b, loc, i));
@@ -1415,6 +1503,7 @@ static FailureOr<gpu::LaunchOp> emitTransposeKernel(RewriterBase &b,
           b, loc, in->get(),
           expandIndices(b, loc, op.getMatchingIndexingMap(in), ivs)));
     }
+    OpOperand &out = op.getDpsInitsMutable()[0];
     BlockArgument outArg = op.getMatchingBlockArgument(&out);
     args.push_back(outArg.use_empty()
                        ? ub::PoisonOp::create(b, loc, outArg.getType())
@@ -1422,10 +1511,97 @@ static FailureOr<gpu::LaunchOp> emitTransposeKernel(RewriterBase &b,
                        : memref::LoadOp::create(b, loc, out.get(), ivs)
                              .getResult());
     Value res = cloneBody(b, op, args, ivs)[0];
-    memref::StoreOp::create(b, loc, res, out.get(), ivs);
+    Value outRoot = getRootBuffer(out.get());
+    if (!privates.contains(outRoot))
+      memref::StoreOp::create(b, loc, res, out.get(), ivs);
+    DenseMap<Value, Value> held{{outRoot, res}};
+    evalElementwiseChain(b, loc, fusion.epilogue, ivs, held, privates);
   }
-  b.eraseOp(op);
   return launch;
+}
+
+/// Whether the ops of `group` can run as the prologue of the tiled
+/// transpose `match` of `op`: elementwise ops over exactly the transposed
+/// input's index space whose last result is that input, read by `op` and by
+/// nothing else of it.
+static bool canFuseTilePrologue(const Group &group, linalg::GenericOp op,
+                                const TransposeMatch &match,
+                                std::string &why) {
+  Value in = match.transposed->get();
+  auto inType = cast<MemRefType>(in.getType());
+  SmallVector<int64_t> full = group.outer;
+  if (group.inner >= 0)
+    full.push_back(group.inner);
+  if (group.hasReduce() ||
+      llvm::any_of(group.ops, [&](const GroupOp &g) {
+        return g.role != RowRole::Vector || g.op.getNumDpsInits() != 1 ||
+               g.op.getNumLoops() != full.size();
+      })) {
+    why = "the group is not elementwise";
+    return false;
+  }
+  if (ArrayRef<int64_t>(full) != inType.getShape()) {
+    why = "the group's iteration space is not the transposed input's shape";
+    return false;
+  }
+  if (!op.getMatchingIndexingMap(match.transposed).isPermutation()) {
+    why = "the transposed input is broadcast";
+    return false;
+  }
+  auto it = group.written.find(getRootBuffer(in));
+  if (it == group.written.end() || it->second.getType() != in.getType()) {
+    why = "the transpose does not read the group's result";
+    return false;
+  }
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (&operand == match.transposed)
+      continue;
+    Value root = getRootBuffer(operand.get());
+    if (group.written.contains(root) ||
+        (op.isDpsInit(&operand) && group.readExternal.contains(root))) {
+      why = "the transpose uses a group buffer at another position";
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Appends `cand` to the epilogue of `fusion` when it is an elementwise op
+/// over the transpose's output space that reads fused results only at the
+/// positions the thread holds and its other inputs along the output's
+/// contiguous dimension.
+static bool tryAppendTileEpilogue(TileFusion &fusion, linalg::GenericOp cand,
+                                  std::string &why) {
+  FailureOr<GroupOp> g = classify(cand, why);
+  if (failed(g))
+    return false;
+  if (g->role != RowRole::Vector || cand.getNumDpsInits() != 1 ||
+      cand.getStaticLoopRanges() != fusion.op.getStaticLoopRanges()) {
+    why = "it is not elementwise over the transpose's output space";
+    return false;
+  }
+  unsigned n = cand.getNumLoops();
+  for (OpOperand &operand : cand->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    Value root = getRootBuffer(operand.get());
+    if (fusion.prologueGroup.written.contains(root) ||
+        fusion.prologueGroup.readExternal.contains(root)) {
+      why = "it uses a buffer of the transpose's prologue";
+      return false;
+    }
+    if (cand.isDpsInit(&operand) || fusion.epilogueGroup.written.contains(root))
+      continue;
+    AffineMap map = cand.getMatchingIndexingMap(&operand);
+    if (map.getNumResults() == 0 || !map.isFunctionOfDim(n - 1))
+      continue;
+    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (!last || last.getPosition() != n - 1) {
+      why = "it reads an input across the output's contiguous dimension";
+      return false;
+    }
+  }
+  return tryAppend(fusion.epilogueGroup, *g, why);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1806,6 +1982,30 @@ static Value getFillValue(linalg::GenericOp op) {
 // Driver
 //===----------------------------------------------------------------------===//
 
+/// The buffers written by `group` that nothing outside it uses.
+static DenseSet<Value> getPrivateBuffers(const Group &group) {
+  DenseSet<Value> privates;
+  for (auto [root, value] : group.written)
+    if (isGroupPrivate(root, group))
+      privates.insert(root);
+  return privates;
+}
+
+/// Erases the fused `ops` (in program order) and the allocations of
+/// `privates` with their remaining users.
+static void eraseFusedOps(RewriterBase &rewriter,
+                          ArrayRef<linalg::GenericOp> ops,
+                          const DenseSet<Value> &privates) {
+  for (linalg::GenericOp op : llvm::reverse(ops))
+    rewriter.eraseOp(op);
+  for (Value root : privates) {
+    Operation *alloc = root.getDefiningOp();
+    for (Operation *user : llvm::make_early_inc_range(root.getUsers()))
+      rewriter.eraseOp(user);
+    rewriter.eraseOp(alloc);
+  }
+}
+
 static LogicalResult materializeGroup(RewriterBase &rewriter, Group &group,
                                       const KernelTargetInfo &target,
                                       unsigned &numFusedOps) {
@@ -1825,19 +2025,27 @@ static LogicalResult materializeGroup(RewriterBase &rewriter, Group &group,
   }
   if (group.ops.size() > 1)
     numFusedOps += group.ops.size();
-  SmallVector<Value> privates;
-  for (auto [root, value] : group.written)
-    if (isGroupPrivate(root, group))
-      privates.push_back(root);
-  for (GroupOp &g : llvm::reverse(group.ops))
-    rewriter.eraseOp(g.op);
-  for (Value root : privates) {
-    Operation *alloc = root.getDefiningOp();
-    for (Operation *user : llvm::make_early_inc_range(root.getUsers()))
-      rewriter.eraseOp(user);
-    rewriter.eraseOp(alloc);
-  }
+  eraseFusedOps(rewriter, getOps(group), getPrivateBuffers(group));
   return success();
+}
+
+/// Forms the tiled kernel of `fusion`.
+static void materializeTile(RewriterBase &rewriter, const TileFusion &fusion,
+                            unsigned &numFusedOps) {
+  std::string why;
+  TransposeMatch match = *matchTranspose(fusion.op, why);
+  Group all = fusion.prologueGroup;
+  llvm::append_range(all.ops, fusion.epilogueGroup.ops);
+  for (auto [root, value] : fusion.epilogueGroup.written)
+    all.written[root] = value;
+  DenseSet<Value> privates = getPrivateBuffers(all);
+  emitTransposeKernel(rewriter, fusion, match, privates);
+  if (all.ops.size() > 1)
+    numFusedOps += all.ops.size();
+  SmallVector<linalg::GenericOp> ops = fusion.prologue;
+  ops.push_back(fusion.op);
+  llvm::append_range(ops, fusion.epilogue);
+  eraseFusedOps(rewriter, ops, privates);
 }
 
 FailureOr<unsigned> mlir::memopt::formFusedKernels(
@@ -1855,6 +2063,11 @@ FailureOr<unsigned> mlir::memopt::formFusedKernels(
     groups.push_back(std::move(current));
     current = Group();
   };
+  // Tiled transposes with their fused elementwise ops; the last one still
+  // takes epilogue ops while `openTile` is set.
+  std::vector<TileFusion> tiles;
+  DenseMap<Operation *, unsigned> tileOf;
+  std::optional<unsigned> openTile;
   for (Operation &op : block) {
     auto generic = dyn_cast<linalg::GenericOp>(op);
     if (!generic) {
@@ -1862,9 +2075,21 @@ FailureOr<unsigned> mlir::memopt::formFusedKernels(
       // anything else (copies, calls) ends the group.
       if (!isa<memref::AllocOp, memref::ExpandShapeOp,
                memref::CollapseShapeOp, memref::CastOp, arith::ConstantOp>(
-              op))
+              op)) {
         flush();
+        openTile.reset();
+      }
       continue;
+    }
+    if (openTile) {
+      std::string why;
+      if (tryAppendTileEpilogue(tiles[*openTile], generic, why)) {
+        tiles[*openTile].epilogue.push_back(generic);
+        continue;
+      }
+      generic.emitRemark() << "not fused with the preceding tiled transpose: "
+                           << why;
+      openTile.reset();
     }
     std::string why;
     FailureOr<GroupOp> g = classify(generic, why);
@@ -1893,9 +2118,34 @@ FailureOr<unsigned> mlir::memopt::formFusedKernels(
           transposing = true;
       }
     if (transposing) {
+      std::string whyNot;
+      FailureOr<TransposeMatch> match = matchTranspose(generic, whyNot);
+      if (succeeded(match)) {
+        TileFusion fusion;
+        fusion.op = generic;
+        if (!current.ops.empty()) {
+          if (canFuseTilePrologue(current, generic, *match, whyNot)) {
+            fusion.prologue = getOps(current);
+            fusion.prologueGroup = std::move(current);
+            current = Group();
+          } else {
+            generic.emitRemark()
+                << "not fused with the preceding kernel group: " << whyNot;
+          }
+        }
+        flush();
+        bool first = tryAppend(fusion.epilogueGroup, *g, whyNot);
+        assert(first && "an op always starts a group");
+        (void)first;
+        tileOf[generic] = tiles.size();
+        openTile = tiles.size();
+        tiles.push_back(std::move(fusion));
+        order.push_back(generic);
+        continue;
+      }
       if (!current.ops.empty())
         generic.emitRemark() << "not fused with the preceding kernel group: "
-                                "a transposed access gets its own tiled kernel";
+                                "a transposed access gets its own kernel";
       flush();
       order.push_back(generic);
       continue;
@@ -1930,10 +2180,12 @@ FailureOr<unsigned> mlir::memopt::formFusedKernels(
   auto formOpKernel = [&](linalg::GenericOp op,
                           std::optional<unsigned> pending) -> LogicalResult {
     std::string why, whyCol;
-    if (succeeded(emitTransposeKernel(rewriter, op, why))) {
+    if (auto it = tileOf.find(op); it != tileOf.end()) {
+      materializeTile(rewriter, tiles[it->second], numFusedOps);
       ++kernels;
       return success();
     }
+    (void)matchTranspose(op, why);
     // A fill of the output just before (a one-op group) may be absorbed.
     Value fillValue;
     if (pending && groups[*pending].ops.size() == 1)
