@@ -82,14 +82,29 @@ def main():
                 "shared_inst_ld": meas.get("smsp__sass_inst_executed_op_shared_ld.sum"),
                 "shared_inst_st": meas.get("smsp__sass_inst_executed_op_shared_st.sum"),
             })
+            # Address-only conflicts from the instruction-level counters:
+            # wavefronts minus the ideal wavefronts of the same instructions.
+            for op in ("ld", "st"):
+                sass = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_" + op
+                wf, ideal = meas.get(sass + ".sum"), meas.get(sass + "_ideal.sum")
+                direct = meas.get(
+                    "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_" + op + ".sum")
+                table[-1]["sass_wavefronts_" + op] = wf
+                table[-1]["sass_ideal_wavefronts_" + op] = ideal
+                table[-1]["sass_conflicts_" + op] = (
+                    direct if direct is not None
+                    else (wf - ideal if wf is not None and ideal is not None else None))
     json.dump(table, open(out / "ncu.json", "w"), indent=1)
     with open(out / "ncu.txt", "w") as f:
         f.write("predicted (model) vs measured (ncu dram__bytes_read+write) DRAM bytes; "
                 "bank conflicts ld/st: predicted (lane model) / measured (l1tex counters); "
-                "shared wavefronts per shared instruction (ld, st) measured\n")
+                "shared wavefronts per shared instruction (ld, st) measured; sass ld/st: "
+                "address-only conflicts from the instruction-level counters (wavefronts "
+                "minus ideal wavefronts), '-' when this ncu lacks them\n")
         f.write(f"{'workload':10s} {'pipeline':9s} {'kernel':22s} {'model MB':>10s} "
                 f"{'ncu MB':>10s} {'model/ncu':>9s} {'pred L2 MB':>10s} {'/ncu':>6s} {'pred ld':>10s} {'bank ld':>10s} "
-                f"{'pred st':>10s} {'bank st':>10s} {'wf/inst ld':>10s} {'wf/inst st':>10s}\n")
+                f"{'pred st':>10s} {'bank st':>10s} {'wf/inst ld':>10s} {'wf/inst st':>10s} "
+                f"{'sass ld':>10s} {'sass st':>10s}\n")
         for r in table:
             if "error" in r:
                 f.write(f"{r['workload']:10s} ERROR {r['error']}\n")
@@ -102,7 +117,8 @@ def main():
                     f"{fmt(r['predicted_conflicts_ld'])} {r['bank_conflicts_ld'] or 0:10.0f} "
                     f"{fmt(r['predicted_conflicts_st'])} {r['bank_conflicts_st'] or 0:10.0f} "
                     f"{per(r['shared_wavefronts_ld'], r['shared_inst_ld'])} "
-                    f"{per(r['shared_wavefronts_st'], r['shared_inst_st'])}\n")
+                    f"{per(r['shared_wavefronts_st'], r['shared_inst_st'])} "
+                    f"{fmt(r['sass_conflicts_ld'])} {fmt(r['sass_conflicts_st'])}\n")
     print(open(out / "ncu.txt").read())
 
 

@@ -11,7 +11,24 @@ RUN=${2:?memopt-run binary}
 OUTDIR=${3:-${OUT:-./bench-out}}
 HERE=$(cd "$(dirname "$0")" && pwd)
 SCRATCH=$(mktemp -d)
+mkdir -p "$OUTDIR"
 METRICS=dram__bytes_read.sum,dram__bytes_write.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum
+# The l1tex bank-conflict counters also count arbitration with other users
+# of the data banks (global-load fills, ...), not only address conflicts.
+# The instruction-level (SASS) counters behind Nsight Compute's Source view
+# ("L1 Wavefronts Shared" and its ideal) count the wavefronts each shared
+# instruction needs for its addresses alone. Their names vary between Nsight
+# Compute versions: each candidate is kept only if this ncu knows it.
+SASS_CANDIDATES="smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld_ideal smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st_ideal smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ld smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_st smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_ideal"
+ncu --query-metrics-mode suffix --query-metrics > "$SCRATCH/metrics.txt" 2>&1 || true
+ncu --query-metrics > "$SCRATCH/metrics-base.txt" 2>&1 || true
+for m in $SASS_CANDIDATES; do
+  if grep -qw "$m" "$SCRATCH/metrics.txt" "$SCRATCH/metrics-base.txt"; then
+    METRICS="$METRICS,$m.sum"
+  fi
+done
+echo "ncu metrics: $METRICS"
+grep -i "shared" "$SCRATCH/metrics-base.txt" | grep -i "sass\|wavefront\|conflict" > "$OUTDIR/ncu-shared-metrics.txt" 2>/dev/null || true
 for f in "$ART"/*.optimized.json; do
   w=$(basename "$f" .optimized.json)
   # MEMOPT_NCU_ONLY: extended regex of workload names to profile.

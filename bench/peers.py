@@ -56,6 +56,9 @@ def _workloads(torch):
     def w5(x):
         return x.t().contiguous()
 
+    def tfused(x, b):
+        return torch.relu((2 * x).t() + b)
+
     def w6(p):
         m = p[:, 6]
         return 0.5 * m * (p[:, 3] * p[:, 3] + p[:, 4] * p[:, 4] +
@@ -83,6 +86,8 @@ def _workloads(torch):
                lambda: (rand(ROWS, COLS),), w4),
         "w5": ("transpose 8192x8192 f32",
                lambda: (rand(8192, 8192),), w5),
+        "tfused": ("relu(transpose(2x) + b) 8192x8192 f32",
+                   lambda: (rand(8192, 8192), rand(8192)), tfused),
         "w6": ("kinetic energy from AoS particles [2^25, 8] f32",
                lambda: (rand(1 << 25, 8),), w6),
         "w7": ("column sum of 16384x4096 f32",
