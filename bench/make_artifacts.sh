@@ -39,6 +39,25 @@ done
 # W1-W8 at 2-4x the bytes (16384 rows -> 65536, 8192^2 -> 16384^2, W6 x2
 # records) for the Nsight Compute comparison of the DRAM model: at these
 # sizes the dirty lines left in L2 at a kernel's end are ~1% of its writes.
+# Software pipelining depth (issue 9): the long-row kernels with 1, 2 and 3
+# tiles in flight (the default is chosen from the shared-memory budget),
+# and rows of 65536 kept in registers (64 per thread) instead of streamed.
+variant() { # workload, variant name, memopt-compile flags...
+  local w=$1 name=$2
+  shift 2
+  cp "$OUT/$w.baseline.ptx" "$OUT/$name.baseline.ptx"
+  sed 's/"'$w'.baseline.ptx"/"'$name'.baseline.ptx"/' "$OUT/$w.baseline.json" > "$OUT/$name.baseline.json"
+  "$BUILD/bin/memopt-compile" "$HERE/inputs/$w.mlir" --pipeline=optimized "$@" -o "$OUT/$name.optimized"
+  "$BUILD/bin/memopt-compile" "$HERE/inputs/$w.mlir" --pipeline=reference -o "$OUT/$name.reference"
+  echo "compiled $name"
+}
+for w in rml65k rml256k sml65k sml256k; do
+  for s in 1 2 3; do variant $w ${w}s$s --stages=$s; done
+done
+for w in rml65k sml65k; do variant $w ${w}reg --row-register-elements=64; done
+for w in sml65k sml256k sml65ks1 sml65ks2 sml65ks3 sml256ks1 sml256ks2 sml256ks3 sml65kreg; do
+  echo "--atol 1e-7" > "$OUT/$w.runargs"
+done
 mkdir -p "$OUT/large"
 for f in "$ROOT"/examples/*.mlir; do
   name=$(basename "$f" .mlir); name=${name%%_*}

@@ -22,7 +22,10 @@
 #
 # Environment: OUT, MEMOPT_GIT_COMMIT (overrides git rev-parse),
 # MEMOPT_RUN_ARGS (extra memopt-run flags, e.g. "--iters 50"),
-# MEMOPT_SANITIZER_TIMEOUT (seconds, default 120), MEMOPT_SKIP_PEERS=1,
+# MEMOPT_SANITIZER_TIMEOUT (seconds, default 120), MEMOPT_SANITIZER_SKIP
+# (regex of workloads not run under memcheck), MEMOPT_RACECHECK_ONLY (regex
+# of workloads also run under racecheck and synccheck, default the contract
+# inputs c-*), MEMOPT_SKIP_PEERS=1,
 # MEMOPT_SKIP_SANITIZER=1.
 # Exit status: 0 if every workload verified and passed memcheck, 1 otherwise,
 # 2 usage, 3 no GPU.
@@ -134,6 +137,12 @@ if [[ $NO_GPU -eq 0 && -z "${MEMOPT_SKIP_SANITIZER:-}" ]] && ! command -v comput
   STATUS=1
 elif [[ $NO_GPU -eq 0 && -z "${MEMOPT_SKIP_SANITIZER:-}" ]]; then
   for w in "${WORKLOADS[@]}"; do
+    # MEMOPT_SANITIZER_SKIP: extended regex of workloads not run under
+    # memcheck (variants whose kernels the contract inputs already cover).
+    if [[ -n "${MEMOPT_SANITIZER_SKIP:-}" && $w =~ ^(${MEMOPT_SANITIZER_SKIP})$ ]]; then
+      printf '%s\t%s\t%s\t%s\t%s\n' "$w" "skipped" "0" "0" "not run (MEMOPT_SANITIZER_SKIP)" >> "$SAN_TSV"
+      continue
+    fi
     section "compute-sanitizer memcheck $w (timeout ${SAN_TIMEOUT}s)"
     slog="$SCRATCH/sanitizer.$w.log"
     start=$(date +%s%N)
@@ -162,6 +171,28 @@ elif [[ $NO_GPU -eq 0 && -z "${MEMOPT_SKIP_SANITIZER:-}" ]]; then
     { echo "### $w: $st (exit $rc, ${secs}s): $summary"; tail -60 "$slog"; echo; } >> "$OUT/sanitizer.txt"
     log "memcheck $w: $st (exit $rc): $summary"
   done
+  # Shared-memory races and barrier misuse (tiles, block reductions,
+  # cp.async rings) on the contract inputs: small shapes, every strategy.
+  : > "$OUT/racecheck.txt"
+  for w in "${WORKLOADS[@]}"; do
+    [[ $w =~ ^(${MEMOPT_RACECHECK_ONLY:-c-.*})$ ]] || continue
+    for tool in racecheck synccheck; do
+      slog="$SCRATCH/$tool.$w.log"
+      EXTRA=""
+      [[ -f "$ART/$w.runargs" ]] && EXTRA=$(cat "$ART/$w.runargs")
+      # shellcheck disable=SC2086
+      timeout -k 10 "$SAN_TIMEOUT" compute-sanitizer --tool $tool \
+        --error-exitcode 99 --print-limit 20 \
+        "$RUN" --baseline "$ART/$w.baseline.json" --optimized "$ART/$w.optimized.json" \
+        --reference "$ART/$w.reference.json" --name "$w" --no-timing $EXTRA \
+        > "$slog" 2>&1
+      rc=$?
+      summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$slog" | tail -1 | sed 's/^=*\s*//')
+      [[ $rc -ne 0 ]] && STATUS=1 && tail -40 "$slog" >> "$OUT/racecheck.txt"
+      echo "$tool $w: exit $rc: ${summary:-no summary}" | tee -a "$OUT/racecheck.txt" >> "$LOG"
+    done
+  done
+  log "racecheck/synccheck: $(grep -c ': exit 0:' "$OUT/racecheck.txt") clean runs, $(grep -c ': exit [1-9]' "$OUT/racecheck.txt") failed"
 else
   log "compute-sanitizer skipped"
 fi

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -464,12 +465,20 @@ std::optional<AccessParts> mlir::memopt::getAccessParts(Operation *op) {
     return AccessParts{s.getBase(), s.getIndices(), s.getVectorType(), true};
   if (auto a = dyn_cast<memref::AtomicRMWOp>(op))
     return AccessParts{a.getMemref(), a.getIndices(), a.getType(), true};
+  // An asynchronous copy's global read (its shared-memory write is not
+  // modelled).
+  if (auto c = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
+    Type elt = cast<MemRefType>(c.getSrc().getType()).getElementType();
+    int64_t n = c.getDstElements().getZExtValue();
+    return AccessParts{c.getSrc(), c.getSrcIndices(),
+                       n == 1 ? elt : VectorType::get({n}, elt), false};
+  }
   return std::nullopt;
 }
 
 bool mlir::memopt::isModelledAccess(Operation *op) {
   return isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp,
-             memref::AtomicRMWOp>(op);
+             memref::AtomicRMWOp, nvgpu::DeviceAsyncCopyOp>(op);
 }
 
 static int64_t bytesOf(Type t) {

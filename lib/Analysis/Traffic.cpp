@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memopt/Analysis/Traffic.h"
+#include "memopt/Analysis/AccessPattern.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -139,20 +140,13 @@ KernelTraffic mlir::memopt::analyzeKernelTraffic(Region &region,
     recordAccess(accesses[root], memref, indices, bytes, isWrite);
   };
   region.walk([&](Operation *op) {
-    if (auto l = dyn_cast<memref::LoadOp>(op))
-      visit(l.getMemref(), l.getIndices(), l.getType(), false);
-    else if (auto s = dyn_cast<memref::StoreOp>(op))
-      visit(s.getMemref(), s.getIndices(), s.getValueToStore().getType(),
-            true);
-    else if (auto vl = dyn_cast<vector::LoadOp>(op))
-      visit(vl.getBase(), vl.getIndices(), vl.getVectorType(), false);
-    else if (auto vs = dyn_cast<vector::StoreOp>(op))
-      visit(vs.getBase(), vs.getIndices(), vs.getVectorType(), true);
-    else if (auto a = dyn_cast<memref::AtomicRMWOp>(op)) {
-      // An atomic reads and writes its sector (performed in L2).
-      visit(a.getMemref(), a.getIndices(), a.getType(), false);
-      visit(a.getMemref(), a.getIndices(), a.getType(), true);
-    }
+    std::optional<AccessParts> parts = getAccessParts(op);
+    if (!parts)
+      return;
+    visit(parts->memref, parts->indices, parts->accessType, parts->isWrite);
+    // An atomic reads and writes its sector (performed in L2).
+    if (isa<memref::AtomicRMWOp>(op))
+      visit(parts->memref, parts->indices, parts->accessType, false);
   });
 
   KernelTraffic result;

@@ -78,11 +78,19 @@ LogicalResult mlir::memopt::buildKernelStage(OpPassManager &pm,
   opts.columnRowsPerBlock = cfg.columnRowsPerBlock;
   opts.columnUnroll = cfg.columnUnroll;
   opts.columnSliceBytes = cfg.columnSliceBytes;
+  opts.rowRegisterElements = cfg.rowRegisterElements;
   pm.addNestedPass<func::FuncOp>(createMemoptFormKernelsPass(opts));
   addCleanup(pm);
   MemoptBankFixPassOptions bankOpts;
   bankOpts.mode = cfg.bankFix;
   pm.addPass(createMemoptBankFixPass(bankOpts));
+  // Naive kernels have no tile loops worth prefetching.
+  if (cfg.strategy == KernelStrategy::Fused) {
+    MemoptPipelineLoadsPassOptions pipeOpts;
+    pipeOpts.stages = cfg.pipelineStages;
+    pm.addPass(createMemoptPipelineLoadsPass(pipeOpts));
+    addCleanup(pm);
+  }
   return success();
 }
 
@@ -108,6 +116,8 @@ mlir::memopt::buildLoweringStage(OpPassManager &pm,
   // only when a CUDA toolkit is found at compile time: lower them first so
   // that the PTX is the same everywhere.
   gpuPm.addPass(createMemoptLowerGpuMathPass());
+  // cp.async copies, commit and wait groups of pipelined loops.
+  gpuPm.addPass(createConvertNVGPUToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions nvvmOpts;
   // Bare pointers: a kernel's memref argument is one device pointer, which
   // is what the manifest's {"buffer": id} argument binds.
@@ -253,8 +263,15 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
           clEnumValN(BankFixMode::Swizzle, "swizzle", "XOR swizzle"),
           clEnumValN(BankFixMode::Auto, "auto", "Padding if proven, else swizzle"))};
 
+  Option<unsigned> stages{
+      *this, "stages",
+      llvm::cl::desc("Software pipelining: tiles in flight (1 = no prefetch, "
+                     "0 = from the shared-memory budget)"),
+      llvm::cl::init(0)};
+
   MemoptPipelineConfig toConfig() const {
     MemoptPipelineConfig cfg;
+    cfg.pipelineStages = stages;
     cfg.chip = chip;
     cfg.features = features;
     cfg.optLevel = optLevel;

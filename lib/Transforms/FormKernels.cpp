@@ -43,6 +43,7 @@ struct MemoptFormKernelsPass final
     target.columnRowsPerBlock = std::max(1u, unsigned(columnRowsPerBlock));
     target.columnUnroll = std::max(1u, unsigned(columnUnroll));
     target.columnSliceBytes = std::max(1u, unsigned(columnSliceBytes));
+    target.rowRegisterElements = std::max(1u, unsigned(rowRegisterElements));
     IRRewriter rewriter(&getContext());
 
     if (strategy == KernelStrategy::Fused) {

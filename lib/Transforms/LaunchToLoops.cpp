@@ -15,6 +15,7 @@
 #include "memopt/Transforms/Passes.h"
 #include "memopt/Transforms/Transforms.h"
 
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -53,10 +54,93 @@ static Operation *getTopLevelAncestor(Operation *op, Block *body) {
   return op;
 }
 
+/// Asynchronous copies become synchronous ones (threads run one after
+/// another, so a copy is complete by the time its wait would return) and
+/// each view of dynamic shared memory becomes a workgroup buffer of its own
+/// (memopt's rings never pass data from one view to another).
+static LogicalResult lowerAsyncCopies(RewriterBase &rewriter,
+                                      gpu::LaunchOp launch) {
+  SmallVector<Operation *> asyncOps;
+  SmallVector<gpu::DynamicSharedMemoryOp> dynOps;
+  launch.getBody().walk([&](Operation *op) {
+    if (isa<nvgpu::DeviceAsyncCopyOp, nvgpu::DeviceAsyncCreateGroupOp,
+            nvgpu::DeviceAsyncWaitOp>(op))
+      asyncOps.push_back(op);
+    if (auto d = dyn_cast<gpu::DynamicSharedMemoryOp>(op))
+      dynOps.push_back(d);
+  });
+  for (Operation *op : llvm::reverse(asyncOps)) {
+    auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op);
+    if (!copy) {
+      rewriter.eraseOp(op);
+      continue;
+    }
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(copy);
+    Location loc = copy.getLoc();
+    Type elt = cast<MemRefType>(copy.getSrc().getType()).getElementType();
+    int64_t n = copy.getDstElements().getZExtValue();
+    auto at = [&](ValueRange idx, int64_t e) {
+      SmallVector<Value> out(idx.begin(), idx.end());
+      out.back() = arith::AddIOp::create(
+          rewriter, loc, out.back(),
+          arith::ConstantIndexOp::create(rewriter, loc, e));
+      return out;
+    };
+    for (int64_t e = 0; e < n; ++e) {
+      SmallVector<Value> dst = at(copy.getDstIndices(), e);
+      if (!copy.getSrcElements()) {
+        Value v = memref::LoadOp::create(rewriter, loc, copy.getSrc(),
+                                         at(copy.getSrcIndices(), e));
+        memref::StoreOp::create(rewriter, loc, v, copy.getDst(), dst);
+        continue;
+      }
+      // Elements past srcElements are zero-filled, not read.
+      Value inSrc = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ult,
+          arith::ConstantIndexOp::create(rewriter, loc, e),
+          copy.getSrcElements());
+      auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{elt}, inSrc,
+                                    /*withElseRegion=*/true);
+      rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      scf::YieldOp::create(rewriter, loc,
+                           ValueRange{memref::LoadOp::create(
+                               rewriter, loc, copy.getSrc(),
+                               at(copy.getSrcIndices(), e))});
+      rewriter.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      scf::YieldOp::create(
+          rewriter, loc,
+          ValueRange{arith::ConstantOp::create(rewriter, loc,
+                                               rewriter.getZeroAttr(elt))});
+      rewriter.setInsertionPointAfter(ifOp);
+      memref::StoreOp::create(rewriter, loc, ifOp.getResult(0), copy.getDst(),
+                              dst);
+    }
+    for (Value tok : op->getResults())
+      if (!tok.use_empty())
+        return failure();
+    rewriter.eraseOp(op);
+  }
+  for (gpu::DynamicSharedMemoryOp dyn : dynOps) {
+    for (Operation *user : llvm::make_early_inc_range(dyn->getUsers())) {
+      auto view = dyn_cast<memref::ViewOp>(user);
+      if (!view || !view.getSizes().empty())
+        return failure();
+      BlockArgument buffer =
+          launch.addWorkgroupAttribution(view.getType(), view.getLoc());
+      rewriter.replaceOp(view, buffer);
+    }
+    rewriter.eraseOp(dyn);
+  }
+  return success();
+}
+
 LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
                                                  gpu::LaunchOp launch) {
   if (!launch.getPrivateAttributions().empty() ||
       !launch.getBody().hasOneBlock() || launch.getAsyncToken())
+    return failure();
+  if (failed(lowerAsyncCopies(rewriter, launch)))
     return failure();
   Block &body = launch.getBody().front();
   // Synchronization must sit at the top level of the body: each barrier or
@@ -123,7 +207,10 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
   for (BlockArgument wg : launch.getWorkgroupAttributions()) {
     auto t = cast<MemRefType>(wg.getType());
     auto hostType = MemRefType::get(t.getShape(), t.getElementType());
-    map.map(wg, memref::AllocaOp::create(rewriter, loc, hostType));
+    // Aligned like shared memory: kernels read it with aligned vectors.
+    map.map(wg, memref::AllocaOp::create(rewriter, loc, hostType, ValueRange{},
+                                         ValueRange{},
+                                         rewriter.getI64IntegerAttr(64)));
   }
   // Values that cross a phase boundary live in per-thread slots.
   DenseMap<Value, Value> slots;

@@ -23,12 +23,15 @@
 // CHECK-NEXT:    canonicalize
 // CHECK-NEXT:    cse,
 // CHECK-NEXT:    func.func(
-// OPT-NEXT:        memopt-form-kernels{block-size=256 column-rows-per-block=256 column-slice-bytes=64 column-unroll=16 max-threads-per-block=1024 row-chunks-per-thread=8 strategy=fused vector-bytes=16 warp-size=32}
-// BASE-NEXT:       memopt-form-kernels{block-size=256 column-rows-per-block=256 column-slice-bytes=64 column-unroll=16 max-threads-per-block=1024 row-chunks-per-thread=8 strategy=naive vector-bytes=16 warp-size=32}
+// OPT-NEXT:        memopt-form-kernels{block-size=256 column-rows-per-block=256 column-slice-bytes=64 column-unroll=16 max-threads-per-block=1024 row-chunks-per-thread=8 row-register-elements=32 strategy=fused vector-bytes=16 warp-size=32}
+// BASE-NEXT:       memopt-form-kernels{block-size=256 column-rows-per-block=256 column-slice-bytes=64 column-unroll=16 max-threads-per-block=1024 row-chunks-per-thread=8 row-register-elements=32 strategy=naive vector-bytes=16 warp-size=32}
 // CHECK-NEXT:    ),
 // CHECK-NEXT:    canonicalize
 // CHECK-NEXT:    cse,
 // CHECK-NEXT:    memopt-bank-fix{mode=auto shared-memory-bytes=49152},
+// OPT-NEXT:      memopt-pipeline-loads{shared-budget-bytes=65536 stages=0},
+// OPT-NEXT:      canonicalize
+// OPT-NEXT:      cse,
 // CHECK-NEXT:    gpu-launch-sink-index-computations,
 // CHECK-NEXT:    memopt-widen-accesses,
 // CHECK-NEXT:    gpu-kernel-outlining
@@ -38,6 +41,7 @@
 // CHECK-NEXT:      lower-affine,
 // CHECK-NEXT:      convert-scf-to-cf
 // CHECK-NEXT:      memopt-lower-gpu-math,
+// CHECK-NEXT:      convert-nvgpu-to-nvvm,
 // CHECK-NEXT:      convert-gpu-to-nvvm{
 // CHECK-SAME:        use-bare-ptr-memref-call-conv=true
 // CHECK-NEXT:      canonicalize

@@ -433,3 +433,97 @@ func.func @transpose_prologue_epilogue(%a: memref<64x96xf32>, %b: memref<64xf32>
   }
   return
 }
+
+// -----
+
+// Rows over the register budget (131072 elements: 128 per thread at 1024
+// threads) are streamed: a loop over tiles of one 16-byte chunk per thread
+// accumulates the thread's partial, the block combines it once.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @row_streamed
+// CHECK-DAG:     %[[C32:.+]] = arith.constant 32 : index
+// CHECK:         gpu.launch blocks({{.*}}) threads(%[[TX:[a-z0-9_]+]], {{.*}}) in (%{{.+}} = %c1024
+// CHECK:           %[[P:.+]] = scf.for %[[T:.+]] = %c0 to %[[C32]] step %c1 iter_args(%[[ACC:.+]] = %{{.+}}) -> (f32)
+// CHECK:             %[[V:.+]] = vector.load %{{.+}} {alignment = 16 : i64} : memref<4x131072xf32>, vector<4xf32>
+// CHECK:             scf.yield
+// CHECK:           gpu.shuffle xor %[[P]]
+// CHECK-NOT:     scf.for
+func.func @row_streamed(%a: memref<4x131072xf32>, %o: memref<4xf32>) {
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<4x131072xf32>) outs(%o : memref<4xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Softmax over long rows: one pass per reduction (max, then the sum of
+// exp(x - max), which recomputes the exp from x) and one for the output;
+// the maximum and the sum share one buffer, each pass sees the value of
+// its position.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#sc = affine_map<(d0) -> ()>
+#id1 = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @softmax_streamed
+// CHECK:         gpu.launch
+// CHECK:           %[[MAXP:.+]] = scf.for
+// CHECK:             arith.maxnumf
+// CHECK:           gpu.shuffle xor %[[MAXP]]
+// CHECK:           gpu.barrier
+// CHECK:           %[[SUMP:.+]] = scf.for
+// CHECK:             arith.subf %{{.+}}, %[[MAX:[a-z0-9_]+]] : f32
+// CHECK:             math.exp
+// CHECK:           gpu.shuffle xor %[[SUMP]]
+// CHECK:           gpu.barrier
+// CHECK:           scf.for
+// CHECK:             arith.subf %{{.+}}, %[[MAX]] : f32
+// CHECK:             %[[E:.+]] = math.exp
+// CHECK:             arith.divf %[[E]], %[[SUM:[a-z0-9_]+]] : f32
+// CHECK-NOT:         arith.divf %{{.+}}, %[[MAX]]
+// CHECK:             vector.store
+func.func @softmax_streamed(%x: memref<2x69632xf32>, %y: memref<2x69632xf32>) {
+  %ninf = arith.constant 0xFFC00000 : f32
+  %zero = arith.constant 0.0 : f32
+  %s = memref.alloc() : memref<2xf32>
+  linalg.generic {indexing_maps = [#sc, #id1], iterator_types = ["parallel"]}
+      ins(%ninf : f32) outs(%s : memref<2xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<2x69632xf32>) outs(%s : memref<2xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maxnumf %in, %acc : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : memref<2x69632xf32>, memref<2xf32>) outs(%y : memref<2x69632xf32>) {
+  ^bb0(%in: f32, %mx: f32, %out: f32):
+    %d = arith.subf %in, %mx : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [#sc, #id1], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%s : memref<2xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%y : memref<2x69632xf32>) outs(%s : memref<2xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%y, %s : memref<2x69632xf32>, memref<2xf32>) outs(%y : memref<2x69632xf32>) {
+  ^bb0(%in: f32, %sm: f32, %out: f32):
+    %q = arith.divf %in, %sm : f32
+    linalg.yield %q : f32
+  }
+  return
+}

@@ -24,37 +24,17 @@ func.func @f64_accumulator(%a: memref<64x1024xf64>, %o: memref<64xf64>) {
 
 // -----
 
-// 131072 elements per row need 128 per thread at 1024 threads: over the
-// register budget of 64.
-#id = affine_map<(d0, d1) -> (d0, d1)>
-#row = affine_map<(d0, d1) -> (d0)>
-// CHECK-LABEL: func.func @row_too_long
-// CHECK:         gpu.launch
-// CHECK:           scf.for
-// CHECK-NOT:       gpu.shuffle
-func.func @row_too_long(%a: memref<4x131072xf32>, %o: memref<4xf32>) {
-  // expected-remark @+1 {{fused kernel not formed: row of 131072 elements does not fit in registers (128 per thread); using a naive kernel}}
-  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
-      ins(%a : memref<4x131072xf32>) outs(%o : memref<4xf32>) {
-  ^bb0(%x: f32, %acc: f32):
-    %s = arith.addf %x, %acc : f32
-    linalg.yield %s : f32
-  }
-  return
-}
-
-// -----
-
-// 65536 elements per row is exactly the budget (64 per thread): fused.
+// 32768 elements per row is exactly the register budget (32 per thread at
+// 1024 threads): the row stays in registers, no loop over tiles.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @row_at_budget
 // CHECK:         gpu.launch
 // CHECK:           gpu.shuffle
 // CHECK-NOT:       scf.for
-func.func @row_at_budget(%a: memref<4x65536xf32>, %o: memref<4xf32>) {
+func.func @row_at_budget(%a: memref<4x32768xf32>, %o: memref<4xf32>) {
   linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
-      ins(%a : memref<4x65536xf32>) outs(%o : memref<4xf32>) {
+      ins(%a : memref<4x32768xf32>) outs(%o : memref<4xf32>) {
   ^bb0(%x: f32, %acc: f32):
     %s = arith.addf %x, %acc : f32
     linalg.yield %s : f32

@@ -71,7 +71,7 @@ func.func @sizes_in_body(%o: memref<24xindex>) {
 // CHECK-LABEL: func.func @barrier_phases
 // CHECK-SAME:    (%[[A:.+]]: memref<64xf32>, %[[O:.+]]: memref<64xf32>)
 // CHECK-DAG:     %[[C64:.+]] = arith.constant 64 : index
-// CHECK-DAG:     %[[SMEM:.+]] = memref.alloca() : memref<64xf32>
+// CHECK-DAG:     %[[SMEM:.+]] = memref.alloca() {alignment = 64 : i64} : memref<64xf32>
 // CHECK-NOT:     gpu.launch
 // CHECK-NOT:     gpu.barrier
 // CHECK:         scf.for %[[T1:.+]] = %{{.+}} to %[[C64]]

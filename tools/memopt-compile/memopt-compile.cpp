@@ -75,6 +75,16 @@ int main(int argc, char **argv) {
       llvm::cl::desc("Threads per block of elementwise, naive and column "
                      "kernels"),
       llvm::cl::init(256));
+  llvm::cl::opt<unsigned> rowRegisterElements(
+      "row-register-elements",
+      llvm::cl::desc("Row kernels: most row elements per thread kept in "
+                     "registers; longer rows are streamed in tiles"),
+      llvm::cl::init(32));
+  llvm::cl::opt<unsigned> stages(
+      "stages",
+      llvm::cl::desc("Software pipelining: tiles in flight (1 = no "
+                     "prefetch, 0 = from the shared-memory budget)"),
+      llvm::cl::init(0));
   llvm::cl::opt<BankFixMode> bankFix(
       "bank-fix", llvm::cl::desc("Bank-conflict repair of shared buffers"),
       llvm::cl::init(BankFixMode::Auto),
@@ -111,6 +121,8 @@ int main(int argc, char **argv) {
   config.bankFix = bankFix;
   config.columnSliceBytes = columnSlice;
   config.blockSize = blockSize;
+  config.rowRegisterElements = rowRegisterElements;
+  config.pipelineStages = stages;
   StringRef stem = llvm::sys::path::filename(output);
   FailureOr<Artifact> artifact =
       compileArtifact(*module, kind, config, stem, function);

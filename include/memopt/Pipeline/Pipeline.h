@@ -46,6 +46,10 @@ struct MemoptPipelineConfig {
   unsigned columnRowsPerBlock = 256;
   unsigned columnUnroll = 16;
   unsigned columnSliceBytes = 64;
+  unsigned rowRegisterElements = 32;
+  /// Software pipelining of tile loops (memopt-pipeline-loads): tiles in
+  /// flight, 0 = from the shared-memory budget.
+  unsigned pipelineStages = 0;
   /// Bank-conflict repair of the kernels' shared buffers (memopt-bank-fix);
   /// the baseline pipeline has no shared buffers.
   BankFixMode bankFix = BankFixMode::Auto;

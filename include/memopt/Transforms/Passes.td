@@ -103,7 +103,10 @@ def MemoptFormKernelsPass
     Option<"columnUnroll", "column-unroll", "unsigned", "16",
            "Column reductions: rows loaded per loop iteration">,
     Option<"columnSliceBytes", "column-slice-bytes", "unsigned", "64",
-           "Whole-column reductions: contiguous row bytes per block">
+           "Whole-column reductions: contiguous row bytes per block">,
+    Option<"rowRegisterElements", "row-register-elements", "unsigned", "32",
+           "Row kernels: most row elements per thread kept in registers; "
+           "longer rows are streamed in tiles">
   ];
   let statistics = [
     Statistic<"numKernels", "num-kernels", "Kernels formed">,
@@ -195,6 +198,42 @@ def MemoptWidenAccessesPass : Pass<"memopt-widen-accesses", "ModuleOp"> {
     access into scalars, or fault on a misaligned one.
   }];
   let dependentDialects = ["vector::VectorDialect"];
+}
+
+def MemoptPipelineLoadsPass : Pass<"memopt-pipeline-loads", "ModuleOp"> {
+  let summary = "Software-pipeline loops over tiles: global loads become "
+                "cp.async copies into a multi-buffered shared-memory ring, "
+                "issued stages - 1 iterations ahead";
+  let description = [{
+    In every `gpu.launch`, each innermost `scf.for` with a constant trip
+    count and no barrier or shuffle has its global loads (`vector.load` of
+    4, 8 or 16 bytes with that alignment, or a scalar `memref.load`) whose
+    address depends only on the induction variable and loop-invariant
+    values, on buffers the loop does not write, turned into
+    `nvgpu.device_async_copy` into a ring `[stages][threads][elements]` in
+    dynamic shared memory (each thread its own slots: no barrier needed),
+    one `nvgpu.device_async_create_group` and one
+    `nvgpu.device_async_wait {numGroups = stages - 1}` per iteration, and a
+    load from the ring where the value is used. Upstream's
+    `scf::pipelineForLoop` then rewrites the loop (prologue, steady state)
+    with the copies in stage 0 and the rest in stage `stages - 1`; the
+    epilogue is predicated rather than peeled (copies past the end read
+    zero bytes, their commit still runs), so each iteration commits one
+    group. `stages=0` picks the deepest ring (at most 4) that fits
+    `shared-budget-bytes`. Loops and loads it cannot handle get a remark
+    saying why (dynamic trip counts, fewer iterations than stages,
+    synchronization, a written or unaligned buffer, ...).
+  }];
+  let dependentDialects = ["nvgpu::NVGPUDialect", "arith::ArithDialect",
+                           "memref::MemRefDialect", "vector::VectorDialect",
+                           "gpu::GPUDialect"];
+  let options = [
+    Option<"stages", "stages", "unsigned", "0",
+           "Tiles in flight (1 = copy and wait each iteration); 0 = from the "
+           "shared-memory budget">,
+    Option<"sharedBudgetBytes", "shared-budget-bytes", "unsigned", "65536",
+           "Shared memory the rings of one kernel may use (default stages)">
+  ];
 }
 
 def MemoptLaunchToLoopsPass

@@ -49,6 +49,9 @@ struct KernelTargetInfo {
   /// reductions use one block per column slice when that gives every
   /// multiprocessor a block.
   unsigned multiprocessors = 132;
+  /// Row kernels: most elements of a row one thread keeps in registers;
+  /// longer rows are streamed in tiles, one pass per reduction.
+  unsigned rowRegisterElements = 32;
 };
 
 /// Replaces `op` (a linalg.generic on memrefs with static shapes) by one

@@ -758,14 +758,24 @@ static unsigned chooseVectorWidth(const Group &group,
   return vec;
 }
 
+namespace {
+/// Which results storeResults stores.
+enum class StoreKind { All, RowVectors, RowScalars };
+} // namespace
+
 /// Stores the group's externally visible results for this thread.
 static void storeResults(OpBuilder &b, EmitState &st, const Group &group,
-                         unsigned numChunks, Value isRowLeader) {
+                         unsigned numChunks, Value isRowLeader,
+                         StoreKind kind = StoreKind::All) {
   Location loc = st.loc;
   for (auto [root, value] : group.written) {
     if (isGroupPrivate(root, group))
       continue;
     auto mt = cast<MemRefType>(value.getType());
+    bool isScalar = st.scalarValues.count(root);
+    if ((kind == StoreKind::RowVectors && isScalar) ||
+        (kind == StoreKind::RowScalars && !isScalar))
+      continue;
     if (auto it = st.scalarValues.find(root); it != st.scalarValues.end()) {
       OpBuilder::InsertionGuard guard(b);
       if (isRowLeader) {
@@ -949,8 +959,182 @@ static void setupShiftedChunks(OpBuilder &b, EmitState &st, Value row,
   }
 }
 
-/// Largest number of elements a thread keeps in registers per row.
-static constexpr int64_t kMaxElementsPerThread = 64;
+/// Per-thread state of a one-row-per-block kernel: block x is the row.
+static void initRowState(OpBuilder &b, EmitState &st, gpu::LaunchOp launch,
+                         const Group &group, unsigned vec) {
+  st.vec = vec;
+  st.outerIds =
+      delinearize(b, st.loc, launch.getBlockIds().x, group.outer);
+  st.kernelEntry = &launch.getBody().front();
+  st.rowShape.assign(group.outer.begin(), group.outer.end());
+  st.rowShape.push_back(group.inner);
+}
+
+/// The shared-memory buffer of a row group's block reductions (one slot of
+/// `warpSize` partials per reduction), or failure when the reductions do
+/// not share one exchange type.
+static FailureOr<MemRefType> getExchangeType(OpBuilder &b, const Group &group,
+                                             const KernelTargetInfo &target,
+                                             std::string &why) {
+  unsigned numReduce = llvm::count_if(
+      group.ops, [](const GroupOp &g) { return g.role == RowRole::Reduce; });
+  Type smemElt;
+  for (const GroupOp &g : group.ops) {
+    if (g.role != RowRole::Reduce)
+      continue;
+    Type t = exchangeType(
+        g.op.getBody()->getArgument(g.op.getNumDpsInputs()).getType());
+    if (smemElt && t != smemElt) {
+      why = "reductions of different accumulator types in one row";
+      return failure();
+    }
+    smemElt = t;
+  }
+  return MemRefType::get(
+      {numReduce, (int64_t)target.warpSize}, smemElt, AffineMap(),
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
+}
+
+/// Combines the thread partial of reduction `g` across the CTA and with the
+/// output's initial value; the row result becomes a scalar value.
+static void finishReduction(OpBuilder &b, EmitState &st, const GroupOp &g,
+                            Value partial, unsigned threads,
+                            const KernelTargetInfo &target, Value tid,
+                            Value smem, unsigned slot) {
+  Location loc = st.loc;
+  Value total = blockReduce(b, loc, partial, g.kind, threads, target.warpSize,
+                            tid, smem, slot);
+  OpOperand &out = g.op.getDpsInitsMutable()[0];
+  Value root = getRootBuffer(out.get());
+  Value init;
+  if (auto it = st.scalarValues.find(root); it != st.scalarValues.end())
+    init = it->second;
+  else
+    init = memref::LoadOp::create(b, loc, out.get(), st.outerIds);
+  st.scalarValues[root] = arith::getReductionOp(g.kind, b, loc, init, total);
+}
+
+/// A buffer the group read from memory (a reduction's initial value) and
+/// now overwrites: every thread of the row must have read it first.
+static bool overwritesItsInput(const Group &group) {
+  return llvm::any_of(group.written, [&](auto &entry) {
+    return group.readExternal.contains(entry.first) &&
+           !isGroupPrivate(entry.first, group);
+  });
+}
+
+/// Rows too long for registers: one CTA per row walks the row in tiles of
+/// one `vec`-element chunk per thread, once per reduction (recomputing the
+/// elementwise ops the reduction needs from the inputs) and once more for
+/// the row-shaped results. Only the first pass reads the inputs from DRAM
+/// when the rows in flight fit in L2; memopt-pipeline-loads then prefetches
+/// the tiles through shared memory.
+static FailureOr<gpu::LaunchOp>
+emitStreamedRowKernel(RewriterBase &b, Group &group,
+                      const KernelTargetInfo &target, std::string &why) {
+  Location loc = group.ops.front().op.getLoc();
+  unsigned vec = chooseVectorWidth(group, target);
+  int64_t rows = 1;
+  for (int64_t d : group.outer)
+    rows *= d;
+  int64_t threads = target.maxThreadsPerBlock;
+  int64_t chunksPerRow = group.inner / vec;
+  int64_t tiles = llvm::divideCeil(chunksPerRow, threads);
+  FailureOr<MemRefType> exchange = getExchangeType(b, group, target, why);
+  if (failed(exchange))
+    return failure();
+  b.setInsertionPoint(group.ops.back().op);
+  gpu::LaunchOp launch =
+      createLaunch(b, loc, {rows}, {threads}, TypeRange{*exchange});
+  Value tid = launch.getThreadIds().x;
+  Value smem = launch.getWorkgroupAttributions().front();
+  EmitState st(loc);
+  initRowState(b, st, launch, group, vec);
+
+  // The elementwise ops so far, each with the row scalars as they were at
+  // its position (buffers are reused: softmax's maximum and sum share one).
+  SmallVector<std::pair<const GroupOp *, DenseMap<Value, Value>>> vectorOps;
+  // One pass over the row's tiles: the elementwise ops so far, then either
+  // reduction `reduce` (returns the thread partial) or the stores of the
+  // row-shaped results.
+  auto emitPass = [&](const GroupOp *reduce) -> Value {
+    SmallVector<Value> inits;
+    if (reduce)
+      inits.push_back(arith::getIdentityValue(
+          reduce->kind,
+          reduce->op.getBody()->getArgument(reduce->op.getNumDpsInputs())
+              .getType(),
+          b, loc));
+    auto forOp = scf::ForOp::create(b, loc, cIdx(b, loc, 0),
+                                    cIdx(b, loc, tiles), cIdx(b, loc, 1),
+                                    inits);
+    OpBuilder::InsertionGuard guard(b);
+    // Without results the loop already ends in its yield.
+    if (reduce)
+      b.setInsertionPointToStart(forOp.getBody());
+    else
+      b.setInsertionPoint(forOp.getBody()->getTerminator());
+    Value t = forOp.getInductionVar();
+    Value chunk = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, t, cIdx(b, loc, threads)), tid);
+    st.chunkBase = {arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec))};
+    st.chunkValid = {tiles * threads == chunksPerRow
+                         ? Value()
+                         : arith::CmpIOp::create(b, loc,
+                                                 arith::CmpIPredicate::ult,
+                                                 chunk,
+                                                 cIdx(b, loc, chunksPerRow))
+                               .getResult()};
+    DenseMap<Value, Value> current = st.scalarValues;
+    for (auto &[g, scalars] : vectorOps) {
+      st.scalarValues = scalars;
+      Value unused;
+      emitOp(b, st, *g, 1, unused);
+    }
+    st.scalarValues = std::move(current);
+    SmallVector<Value> yields;
+    if (reduce) {
+      Value partial;
+      emitOp(b, st, *reduce, 1, partial);
+      yields.push_back(arith::getReductionOp(
+          reduce->kind, b, loc, forOp.getRegionIterArgs()[0], partial));
+    } else {
+      storeResults(b, st, group, 1, Value(), StoreKind::RowVectors);
+    }
+    if (reduce)
+      scf::YieldOp::create(b, loc, yields);
+    // Values of this pass stay inside its loop.
+    st.vecValues.clear();
+    st.loadCache.clear();
+    return reduce ? forOp.getResult(0) : Value();
+  };
+  unsigned slot = 0;
+  for (const GroupOp &g : group.ops) {
+    if (g.role == RowRole::Vector) {
+      vectorOps.push_back({&g, st.scalarValues});
+      continue;
+    }
+    if (g.role == RowRole::Scalar) {
+      Value unused;
+      emitOp(b, st, g, 1, unused);
+      continue;
+    }
+    Value partial = emitPass(&g);
+    finishReduction(b, st, g, partial, threads, target, tid, smem, slot++);
+  }
+  if (overwritesItsInput(group))
+    gpu::BarrierOp::create(b, loc);
+  bool rowResults = llvm::any_of(group.written, [&](auto &entry) {
+    return group.writtenIsVector.lookup(entry.first) &&
+           !isGroupPrivate(entry.first, group);
+  });
+  if (rowResults)
+    emitPass(nullptr);
+  Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                                       cIdx(b, loc, 0));
+  storeResults(b, st, group, 1, leader, StoreKind::RowScalars);
+  return launch;
+}
 
 static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
                                               const KernelTargetInfo &target,
@@ -980,35 +1164,14 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
   threads = std::clamp<int64_t>(threads, target.warpSize,
                                 target.maxThreadsPerBlock);
   int64_t numChunks = llvm::divideCeil(chunksPerRow, threads);
-  if (numChunks * vec > kMaxElementsPerThread) {
-    why = "row of " + std::to_string(group.inner) +
-          " elements does not fit in registers (" +
-          std::to_string(numChunks * vec) + " per thread)";
-    return failure();
-  }
-  unsigned numReduce = llvm::count_if(
-      group.ops, [](const GroupOp &g) { return g.role == RowRole::Reduce; });
+  if (numChunks * vec > target.rowRegisterElements)
+    return emitStreamedRowKernel(b, group, target, why);
   SmallVector<Type> wgTypes;
-  Type smemElt;
-  for (const GroupOp &g : group.ops)
-    if (g.role == RowRole::Reduce)
-      smemElt = exchangeType(
-          g.op.getBody()->getArgument(g.op.getNumDpsInputs()).getType());
-  bool mixedTypes = llvm::any_of(group.ops, [&](const GroupOp &g) {
-    return g.role == RowRole::Reduce &&
-           exchangeType(g.op.getBody()
-                            ->getArgument(g.op.getNumDpsInputs())
-                            .getType()) != smemElt;
-  });
-  if (mixedTypes) {
-    why = "reductions of different accumulator types in one row";
+  FailureOr<MemRefType> exchange = getExchangeType(b, group, target, why);
+  if (failed(exchange))
     return failure();
-  }
   if (threads > target.warpSize)
-    wgTypes.push_back(MemRefType::get(
-        {numReduce, (int64_t)target.warpSize}, smemElt, AffineMap(),
-        gpu::AddressSpaceAttr::get(b.getContext(),
-                                   gpu::AddressSpace::Workgroup)));
+    wgTypes.push_back(*exchange);
 
   // Insert at the last op: every view the group uses is defined by then,
   // and only allocations, views and constants sit between group members.
@@ -1020,11 +1183,7 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
   if (!wgTypes.empty())
     smem = launch.getWorkgroupAttributions().front();
   EmitState st(loc);
-  st.vec = vec;
-  st.outerIds = delinearize(b, loc, row, group.outer);
-  st.kernelEntry = &launch.getBody().front();
-  st.rowShape.assign(group.outer.begin(), group.outer.end());
-  st.rowShape.push_back(group.inner);
+  initRowState(b, st, launch, group, vec);
   if (shifted) {
     SmallVector<Value> chunks;
     for (int64_t c = 0; c < numChunks; ++c)
@@ -1049,26 +1208,10 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
   for (const GroupOp &g : group.ops) {
     Value partial;
     emitOp(b, st, g, numChunks, partial);
-    if (g.role != RowRole::Reduce)
-      continue;
-    Value total = blockReduce(b, loc, partial, g.kind, threads,
-                              target.warpSize, tid, smem, slot++);
-    // Combine with the output's initial value once.
-    OpOperand &out = g.op.getDpsInitsMutable()[0];
-    Value root = getRootBuffer(out.get());
-    Value init;
-    if (auto it = st.scalarValues.find(root); it != st.scalarValues.end())
-      init = it->second;
-    else
-      init = memref::LoadOp::create(b, loc, out.get(), st.outerIds);
-    st.scalarValues[root] = arith::getReductionOp(g.kind, b, loc, init, total);
+    if (g.role == RowRole::Reduce)
+      finishReduction(b, st, g, partial, threads, target, tid, smem, slot++);
   }
-  // A buffer the group read from memory (a reduction's initial value) and
-  // now overwrites: every thread of the row must have read it first.
-  if (llvm::any_of(group.written, [&](auto &entry) {
-        return group.readExternal.contains(entry.first) &&
-               !isGroupPrivate(entry.first, group);
-      }))
+  if (overwritesItsInput(group))
     gpu::BarrierOp::create(b, loc);
   Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
                                        cIdx(b, loc, 0));
