@@ -123,6 +123,8 @@ mlir::memopt::buildLoweringStage(OpPassManager &pm,
   // is what the manifest's {"buffer": id} argument binds.
   nvvmOpts.useBarePtrCallConv = true;
   gpuPm.addPass(createConvertGpuOpsToNVVMOps(nvvmOpts));
+  // Dynamic shared memory must stay an extern array (see the pass).
+  gpuPm.addPass(createMemoptFixSharedGlobalsPass());
   gpuPm.addPass(createCanonicalizerPass());
   gpuPm.addPass(createCSEPass());
   gpuPm.addPass(createReconcileUnrealizedCastsPass());

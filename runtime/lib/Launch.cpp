@@ -19,8 +19,6 @@
 
 using namespace memopt::runtime;
 
-/// Dynamic shared memory a kernel may use without opting in.
-static constexpr unsigned kDefaultDynamicSharedLimit = 48 * 1024;
 static constexpr size_t kJitLogBytes = 1 << 16;
 
 static std::string dim3String(const std::array<unsigned, 3> &d) {
@@ -137,7 +135,10 @@ DevicePipeline::create(const CudaDriver &driver, const Manifest &manifest) {
             .failed())
       return s.error();
     p->functions[i] = f;
-    if (st.sharedBytes > kDefaultDynamicSharedLimit) {
+    // Static and dynamic shared memory together count against the 48 KiB
+    // that need no opt-in: opt in whenever the kernel asks for dynamic
+    // shared memory (the kernel's static part is not known here).
+    if (st.sharedBytes > 0) {
       if (driver.info().maxSharedOptin > 0 &&
           st.sharedBytes > static_cast<unsigned>(driver.info().maxSharedOptin))
         return makeError(ErrorKind::Cuda,

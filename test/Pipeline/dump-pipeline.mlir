@@ -44,6 +44,7 @@
 // CHECK-NEXT:      convert-nvgpu-to-nvvm,
 // CHECK-NEXT:      convert-gpu-to-nvvm{
 // CHECK-SAME:        use-bare-ptr-memref-call-conv=true
+// CHECK-NEXT:      memopt-fix-shared-globals,
 // CHECK-NEXT:      canonicalize
 // CHECK-NEXT:      cse,
 // CHECK-NEXT:      reconcile-unrealized-casts

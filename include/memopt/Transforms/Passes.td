@@ -281,6 +281,22 @@ def MemoptMarkReadOnlyArgsPass
   ];
 }
 
+def MemoptFixSharedGlobalsPass : Pass<"memopt-fix-shared-globals"> {
+  let summary = "Give NVVM shared-memory globals the linkage and alignment "
+                "the NVPTX backend needs";
+  let description = [{
+    Runs on the LLVM dialect of a kernel module, after GPU-to-NVVM
+    conversion. Upstream lowers `gpu.dynamic_shared_memory` to an
+    `internal` zero-sized global in address space 3; the NVPTX backend then
+    demotes it to a one-byte static `.shared` variable instead of the
+    `.extern .shared` array that starts dynamic shared memory, so every
+    access past its first byte lands in the static variables that follow.
+    This pass makes zero-sized shared globals `external`, and raises every
+    shared global's alignment to 16 bytes, because LLVM's load/store
+    vectorizer may combine its scalar accesses into 16-byte ones.
+  }];
+}
+
 def MemoptLowerGpuMathPass : Pass<"memopt-lower-gpu-math"> {
   let summary = "Lower math ops in GPU kernels without libdevice: native "
                 "PTX instructions or polynomial approximations";
