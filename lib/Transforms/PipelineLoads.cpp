@@ -62,7 +62,7 @@ struct StreamedLoad {
 /// A loop to pipeline and its loads.
 struct LoopPlan {
   scf::ForOp loop;
-  int64_t tripCount;
+  int64_t tripCount = 0;
   SmallVector<StreamedLoad> loads;
 };
 } // namespace
@@ -355,9 +355,8 @@ static LogicalResult pipelineLoop(RewriterBase &rewriter, LoopPlan &plan,
   };
   // The pipeliner emits the prologue at the rewriter's insertion point.
   rewriter.setInsertionPoint(loop);
-  bool modified = false;
   FailureOr<scf::ForOp> result =
-      scf::pipelineForLoop(rewriter, loop, options, &modified);
+      scf::pipelineForLoop(rewriter, loop, options);
   if (failed(result)) {
     why = "the upstream pipeliner refused the loop";
     return failure();
@@ -416,8 +415,22 @@ struct MemoptPipelineLoadsPass
         p.loop.emitRemark() << "loop not pipelined: " << why;
       return success();
     };
-    if (launch.getDynamicSharedMemorySize())
+    // Dynamic shared memory the kernel reserves without using it (an
+    // occupancy limit) hosts the rings; memory it uses is left alone.
+    bool usesDynamic = launch.getBody()
+                           .walk([](gpu::DynamicSharedMemoryOp) {
+                             return WalkResult::interrupt();
+                           })
+                           .wasInterrupted();
+    if (usesDynamic)
       return refuseAll("the kernel already uses dynamic shared memory");
+    int64_t reserved = 0;
+    if (Value size = launch.getDynamicSharedMemorySize()) {
+      std::optional<int64_t> c = getConstantIntValue(size);
+      if (!c)
+        return refuseAll("its dynamic shared memory size is not a constant");
+      reserved = *c;
+    }
     gpu::KernelDim3 bs = launch.getBlockSizeOperandValues();
     std::optional<int64_t> bx = getConstantIntValue(bs.x),
                            by = getConstantIntValue(bs.y),
@@ -440,8 +453,10 @@ struct MemoptPipelineLoadsPass
     }
     unsigned numStages = stages;
     if (numStages == 0) {
-      // As deep as the budget allows, up to 4 tiles in flight.
-      numStages = std::min<int64_t>(4, sharedBudgetBytes / stageBytes);
+      // As deep as the budget (or the reservation) allows, up to 4 tiles in
+      // flight.
+      numStages = std::min<int64_t>(
+          4, std::max<int64_t>(sharedBudgetBytes, reserved) / stageBytes);
       if (numStages < 2)
         return refuseAll("one stage (" + Twine(stageBytes) +
                          " bytes) leaves no room for a second within the "
@@ -504,8 +519,9 @@ struct MemoptPipelineLoadsPass
     }
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(launch);
-    Value size = arith::ConstantOp::create(rewriter, loc,
-                                           rewriter.getI32IntegerAttr(total));
+    Value size = arith::ConstantOp::create(
+        rewriter, loc,
+        rewriter.getI32IntegerAttr(std::max<int64_t>(total, reserved)));
     launch.getDynamicSharedMemorySizeMutable().assign(size);
     return success();
   }

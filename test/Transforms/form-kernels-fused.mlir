@@ -441,9 +441,12 @@ func.func @transpose_prologue_epilogue(%a: memref<64x96xf32>, %b: memref<64xf32>
 // accumulates the thread's partial, the block combines it once.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
+// The launch reserves over half of a multiprocessor's shared memory (one
+// row in flight per multiprocessor).
 // CHECK-LABEL: func.func @row_streamed
 // CHECK-DAG:     %[[C32:.+]] = arith.constant 32 : index
-// CHECK:         gpu.launch blocks({{.*}}) threads(%[[TX:[a-z0-9_]+]], {{.*}}) in (%{{.+}} = %c1024
+// CHECK-DAG:     %[[RES:.+]] = arith.constant 117760 : i32
+// CHECK:         gpu.launch blocks({{.*}}) threads(%[[TX:[a-z0-9_]+]], {{.*}}) in (%{{.+}} = %c1024, {{.*}} dynamic_shared_memory_size %[[RES]]
 // CHECK:           %[[P:.+]] = scf.for %[[T:.+]] = %c0 to %[[C32]] step %c1 iter_args(%[[ACC:.+]] = %{{.+}}) -> (f32)
 // CHECK:             %[[V:.+]] = vector.load %{{.+}} {alignment = 16 : i64} : memref<4x131072xf32>, vector<4xf32>
 // CHECK:             scf.yield
@@ -462,7 +465,8 @@ func.func @row_streamed(%a: memref<4x131072xf32>, %o: memref<4xf32>) {
 // -----
 
 // Softmax over long rows: one pass per reduction (max, then the sum of
-// exp(x - max), which recomputes the exp from x) and one for the output;
+// exp(x - max), which recomputes the exp from x, walking the 17 tiles
+// backwards) and one for the output;
 // the maximum and the sum share one buffer, each pass sees the value of
 // its position.
 #id = affine_map<(d0, d1) -> (d0, d1)>
@@ -475,7 +479,8 @@ func.func @row_streamed(%a: memref<4x131072xf32>, %o: memref<4xf32>) {
 // CHECK:             arith.maxnumf
 // CHECK:           gpu.shuffle xor %[[MAXP]]
 // CHECK:           gpu.barrier
-// CHECK:           %[[SUMP:.+]] = scf.for
+// CHECK:           %[[SUMP:.+]] = scf.for %[[T2:[a-z0-9_]+]] =
+// CHECK:             arith.subi %c16, %[[T2]]
 // CHECK:             arith.subf %{{.+}}, %[[MAX:[a-z0-9_]+]] : f32
 // CHECK:             math.exp
 // CHECK:           gpu.shuffle xor %[[SUMP]]

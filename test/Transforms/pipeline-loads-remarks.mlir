@@ -128,7 +128,8 @@ func.func @refused_loads(%x: memref<8x4096xf32>, %y: memref<8x4096xf32>, %idx: m
 
 // -----
 
-// A kernel that already uses dynamic shared memory.
+// A kernel that already uses dynamic shared memory (a size it does not use
+// is a reservation the rings may take, see pipeline-loads.mlir).
 // CHECK-LABEL: func.func @has_dynamic_shared
 // CHECK-NOT:     nvgpu.device_async_copy
 func.func @has_dynamic_shared(%x: memref<8x4096xf32>, %out: memref<8x256xf32>) {
@@ -142,6 +143,8 @@ func.func @has_dynamic_shared(%x: memref<8x4096xf32>, %out: memref<8x256xf32>) {
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c8, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1)
              dynamic_shared_memory_size %bytes {
+    %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %buf = memref.view %dyn[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
     // expected-remark @+1 {{loop not pipelined: the kernel already uses dynamic shared memory}}
     %acc = scf.for %t = %c0 to %c16 step %c1 iter_args(%a = %zero) -> (f32) {
       %base = arith.muli %t, %c256 : index
@@ -150,6 +153,7 @@ func.func @has_dynamic_shared(%x: memref<8x4096xf32>, %out: memref<8x256xf32>) {
       %s = arith.addf %a, %v : f32
       scf.yield %s : f32
     }
+    memref.store %acc, %buf[%tx] : memref<256xf32, #gpu.address_space<workgroup>>
     memref.store %acc, %out[%bx, %tx] : memref<8x256xf32>
     gpu.terminator
   }

@@ -116,3 +116,41 @@ func.func @scalar_2d_block(%x: memref<64x1024xf32>, %h: memref<64x1024xf16>, %ou
   }
   return
 }
+
+// -----
+
+// Dynamic shared memory the kernel reserves without using it (memopt's
+// streamed rows reserve over half a multiprocessor's to keep one row in
+// flight) hosts the ring and sets the default depth: 100000 bytes hold 6
+// stages of 4 KiB, capped at 4; the reservation is kept.
+// CHECK-LABEL: func.func @reserved
+// CHECK:         %[[R:.+]] = arith.constant 100000 : i32
+// CHECK:         gpu.launch {{.*}} dynamic_shared_memory_size %[[R]]
+// CHECK:           memref.view {{.*}} to memref<3x256x4xf32, #gpu.address_space<workgroup>>
+// AUTO-LABEL: func.func @reserved
+// AUTO:         memref<4x256x4xf32, #gpu.address_space<workgroup>>
+func.func @reserved(%x: memref<8x4096xf32>, %out: memref<8x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c256 = arith.constant 256 : index
+  %bytes = arith.constant 100000 : i32
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c8, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1)
+             dynamic_shared_memory_size %bytes {
+    %acc = scf.for %t = %c0 to %c4 step %c1 iter_args(%a = %zero) -> (f32) {
+      %base = arith.muli %t, %c256 : index
+      %chunk = arith.addi %base, %tx : index
+      %col = arith.muli %chunk, %c4 : index
+      %v = vector.load %x[%bx, %col] {alignment = 16 : i64} : memref<8x4096xf32>, vector<4xf32>
+      %s = vector.reduction <add>, %v : vector<4xf32> into f32
+      %n = arith.addf %a, %s : f32
+      scf.yield %n : f32
+    }
+    memref.store %acc, %out[%bx, %tx] : memref<8x256xf32>
+    gpu.terminator
+  }
+  return
+}

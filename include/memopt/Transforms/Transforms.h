@@ -52,6 +52,10 @@ struct KernelTargetInfo {
   /// Row kernels: most elements of a row one thread keeps in registers;
   /// longer rows are streamed in tiles, one pass per reduction.
   unsigned rowRegisterElements = 32;
+  /// Shared memory of one multiprocessor (H100/H200: 228 KiB). Streamed row
+  /// kernels reserve over half of it so that one row is in flight per
+  /// multiprocessor: their later passes re-read the row from L2.
+  unsigned sharedMemoryPerMultiprocessor = 228 * 1024;
 };
 
 /// Replaces `op` (a linalg.generic on memrefs with static shapes) by one

@@ -1046,6 +1046,19 @@ emitStreamedRowKernel(RewriterBase &b, Group &group,
   b.setInsertionPoint(group.ops.back().op);
   gpu::LaunchOp launch =
       createLaunch(b, loc, {rows}, {threads}, TypeRange{*exchange});
+  // One row in flight per multiprocessor (a reservation of over half its
+  // shared memory, which memopt-pipeline-loads' rings then use): the rows
+  // in flight, whose later passes re-read them, stay within L2 for twice
+  // longer rows than with two.
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(launch);
+    launch.getDynamicSharedMemorySizeMutable().assign(
+        arith::ConstantOp::create(
+            b, loc,
+            b.getI32IntegerAttr(target.sharedMemoryPerMultiprocessor / 2 +
+                                1024)));
+  }
   Value tid = launch.getThreadIds().x;
   Value smem = launch.getWorkgroupAttributions().front();
   EmitState st(loc);
@@ -1054,6 +1067,7 @@ emitStreamedRowKernel(RewriterBase &b, Group &group,
   // The elementwise ops so far, each with the row scalars as they were at
   // its position (buffers are reused: softmax's maximum and sum share one).
   SmallVector<std::pair<const GroupOp *, DenseMap<Value, Value>>> vectorOps;
+  unsigned passes = 0;
   // One pass over the row's tiles: the elementwise ops so far, then either
   // reduction `reduce` (returns the thread partial) or the stores of the
   // row-shaped results.
@@ -1075,6 +1089,10 @@ emitStreamedRowKernel(RewriterBase &b, Group &group,
     else
       b.setInsertionPoint(forOp.getBody()->getTerminator());
     Value t = forOp.getInductionVar();
+    // Every other pass walks the row backwards: it starts with the tiles
+    // the previous pass read last, the likeliest to be still in L2.
+    if (passes++ % 2 == 1)
+      t = arith::SubIOp::create(b, loc, cIdx(b, loc, tiles - 1), t);
     Value chunk = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, t, cIdx(b, loc, threads)), tid);
     st.chunkBase = {arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec))};
