@@ -45,8 +45,9 @@ struct LaneValue {
 /// Evaluates index computations of one kernel for the lanes of warp 0.
 class LaneEvaluator {
 public:
-  LaneEvaluator(Operation *kernel, std::array<int64_t, 3> blockDims)
-      : kernel(kernel), blockDims(blockDims) {}
+  LaneEvaluator(Operation *kernel, std::array<int64_t, 3> blockDims,
+                int64_t warp = 0)
+      : kernel(kernel), blockDims(blockDims), warp(warp) {}
 
   FailureOr<LaneValue> eval(Value v, std::string &why);
   /// Divisibility of a value's uniform part (gcd over its terms), 0 when
@@ -58,8 +59,9 @@ public:
     return g;
   }
   int64_t activeLanes() const {
-    return std::min<int64_t>(kLanes,
-                             blockDims[0] * blockDims[1] * blockDims[2]);
+    return std::clamp<int64_t>(
+        blockDims[0] * blockDims[1] * blockDims[2] - warp * kLanes, 0,
+        kLanes);
   }
 
 private:
@@ -128,9 +130,10 @@ private:
   LaneValue threadId(gpu::Dimension d) {
     LaneValue r;
     for (int64_t l = 0; l < kLanes; ++l) {
-      int64_t x = l % blockDims[0];
-      int64_t y = (l / blockDims[0]) % blockDims[1];
-      int64_t z = l / (blockDims[0] * blockDims[1]);
+      int64_t t = warp * kLanes + l;
+      int64_t x = t % blockDims[0];
+      int64_t y = (t / blockDims[0]) % blockDims[1];
+      int64_t z = t / (blockDims[0] * blockDims[1]);
       r.lane[l] = d == gpu::Dimension::x ? x : d == gpu::Dimension::y ? y : z;
     }
     return r;
@@ -138,6 +141,8 @@ private:
 
   Operation *kernel;
   std::array<int64_t, 3> blockDims;
+  /// The warp of the block whose lanes are evaluated.
+  int64_t warp;
   DenseMap<Value, LaneValue> cache;
   SmallVector<int64_t> symbolDiv;
   SmallVector<int64_t> symbolMax;
@@ -524,8 +529,17 @@ static Operation *getKernel(Operation *op, std::array<int64_t, 3> &dims) {
 static FailureOr<LaneValue> linearize(LaneEvaluator &ev, Value memref,
                                       ValueRange indices, std::string &why);
 
+int64_t mlir::memopt::getWarpsPerBlock(Operation *op) {
+  std::array<int64_t, 3> dims;
+  if (!getKernel(op, dims))
+    return 1;
+  return std::max<int64_t>(1, llvm::divideCeil(dims[0] * dims[1] * dims[2],
+                                               kLanes));
+}
+
 FailureOr<WarpAccess> mlir::memopt::analyzeWarpAccess(Operation *op,
-                                                      std::string &why) {
+                                                      std::string &why,
+                                                      int64_t warp) {
   WarpAccess a;
   a.op = op;
   std::optional<AccessParts> parts = getAccessParts(op);
@@ -551,7 +565,7 @@ FailureOr<WarpAccess> mlir::memopt::analyzeWarpAccess(Operation *op,
     why = "access outside a GPU kernel";
     return failure();
   }
-  LaneEvaluator ev(kernel, dims);
+  LaneEvaluator ev(kernel, dims, warp);
   a.activeLanes = ev.activeLanes();
   FailureOr<LaneValue> elt = linearize(ev, a.memref, indices, why);
   if (failed(elt))

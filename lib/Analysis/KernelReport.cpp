@@ -116,12 +116,12 @@ KernelReport mlir::memopt::analyzeKernel(Operation *kernel) {
 
   // Without sizes, counts stay unknown but the sector efficiency (a ratio)
   // is still weighted by trip counts.
-  int64_t threads = -1, warps = -1;
+  int64_t threads = -1, blocks = -1, warpsPerBlock = 1;
   if (haveSizes) {
-    threads = r.grid[0] * r.grid[1] * r.grid[2] * r.block[0] * r.block[1] *
-              r.block[2];
-    warps = r.grid[0] * r.grid[1] * r.grid[2] *
-            llvm::divideCeil(r.block[0] * r.block[1] * r.block[2], kLanes);
+    blocks = r.grid[0] * r.grid[1] * r.grid[2];
+    threads = blocks * r.block[0] * r.block[1] * r.block[2];
+    warpsPerBlock =
+        llvm::divideCeil(r.block[0] * r.block[1] * r.block[2], kLanes);
   }
   int64_t ops = 0, conflictsLd = 0, conflictsSt = 0;
   double useful = 0, fetched = 0;
@@ -149,12 +149,27 @@ KernelReport mlir::memopt::analyzeKernel(Operation *kernel) {
     }
     int64_t trips = tripsPerThread(op, kernel);
     if (a->isShared) {
-      BankUse u = getBankUse(*a);
+      // Every warp of the block: their lanes' thread ids differ (a 32x8
+      // block's warps read different tile rows).
+      int64_t perBlock = 0;
+      for (int64_t w = 0; w < warpsPerBlock && banksKnown; ++w) {
+        FailureOr<WarpAccess> wa = w ? analyzeWarpAccess(op, why, w) : a;
+        if (failed(wa)) {
+          banksKnown = false;
+          break;
+        }
+        // A kernel whose block size the model does not know (a gpu.func
+        // launched with constant sizes): its first warp stands for all.
+        if (wa->activeLanes == 0)
+          wa = a;
+        BankUse u = getBankUse(*wa);
+        perBlock += u.wavefronts - u.phases;
+      }
       if (trips < 0)
         banksKnown = false;
       else if (banksKnown)
         (a->isWrite ? conflictsSt : conflictsLd) +=
-            (u.wavefronts - u.phases) * trips * warps;
+            perBlock * trips * blocks;
       return;
     }
     if (trips < 0) {

@@ -156,11 +156,19 @@ struct MemoptBankFixPass final
           why = "cannot model an access: " + why;
           return failure();
         }
-        BankUse u = getBankUse(*a);
-        r.wavefronts += u.wavefronts;
-        if (u.ways > r.ways) {
-          r.ways = u.ways;
-          r.worst = user;
+        // Every warp of the block (their thread ids differ).
+        for (int64_t w = 0, n = getWarpsPerBlock(user); w < n; ++w) {
+          FailureOr<WarpAccess> wa = w ? analyzeWarpAccess(user, why, w) : a;
+          if (failed(wa)) {
+            why = "cannot model an access: " + why;
+            return failure();
+          }
+          BankUse u = getBankUse(*wa);
+          r.wavefronts += u.wavefronts;
+          if (u.ways > r.ways) {
+            r.ways = u.ways;
+            r.worst = user;
+          }
         }
         r.widest = std::max(r.widest, a->bytesPerLane);
         int64_t elt = std::max<int64_t>(
@@ -236,7 +244,11 @@ struct MemoptBankFixPass final
                        std::string &why) {
     MemRefType old = b.type;
     int64_t elt = std::max<int64_t>(1, old.getElementTypeBitWidth() / 8);
-    int64_t pad = std::max<int64_t>(1, before.widest / elt);
+    // One access width, and at least one bank word: two 2-byte elements
+    // share a word, so a one-element pad shifts odd columns by half a
+    // word only.
+    int64_t pad =
+        std::max<int64_t>(1, std::max<int64_t>(before.widest, 4) / elt);
     SmallVector<int64_t> shape(old.getShape());
     shape.back() += pad;
     MemRefType padded = MemRefType::get(shape, old.getElementType(),

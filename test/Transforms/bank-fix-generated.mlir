@@ -1,7 +1,9 @@
 // memopt-bank-fix on the tiles memopt's own transposes stage (formed
 // unpadded by memopt-form-kernels): 8-byte (f64), 4-byte (f32) and 2-byte
-// (f16) elements; pad grows the row by one element, swizzle XORs the
-// column with the row, and the lane model finds no conflict afterwards.
+// (f16) elements; pad grows the row by one access width and at least one
+// 4-byte bank word (2 f16: with one, the warps reading odd tile columns
+// keep a 2-way conflict, measured on an H200), swizzle XORs the column with
+// the row, and the lane model finds no conflict afterwards.
 // RUN: memopt-opt %s --pass-pipeline="builtin.module(func.func(memopt-form-kernels{strategy=fused}),memopt-bank-fix{mode=pad})" | FileCheck %s --check-prefix=PAD
 // RUN: memopt-opt %s --pass-pipeline="builtin.module(func.func(memopt-form-kernels{strategy=fused}),memopt-bank-fix{mode=swizzle})" | FileCheck %s --check-prefix=SWZ
 // RUN: memopt-opt %s --pass-pipeline="builtin.module(func.func(memopt-form-kernels{strategy=fused}),memopt-bank-fix{mode=pad})" | memopt-opt --test-memopt-print-access-patterns 2>&1 | FileCheck %s --check-prefix=MODEL
@@ -53,7 +55,7 @@ func.func @t_f16(%a: memref<96x64xf16>, %o: memref<64x96xf16>) {
   return
 }
 // PAD-LABEL: func.func @t_f16
-// PAD:         workgroup(%{{.*}} : memref<32x33xf16, #gpu.address_space<workgroup>>)
+// PAD:         workgroup(%{{.*}} : memref<32x34xf16, #gpu.address_space<workgroup>>)
 // SWZ-LABEL: func.func @t_f16
 // SWZ:         arith.remui %{{.*}}, %c32
 // SWZ:         arith.xori

@@ -75,7 +75,12 @@ std::optional<AccessParts> getAccessParts(Operation *op);
 
 /// Models `op` (memref.load/store, vector.load/store, memref.atomic_rmw).
 /// Fails with a reason when the lane addresses cannot be determined.
-FailureOr<WarpAccess> analyzeWarpAccess(Operation *op, std::string &why);
+/// `warp` picks the warp of the block (0: lanes are threads 0..31).
+FailureOr<WarpAccess> analyzeWarpAccess(Operation *op, std::string &why,
+                                        int64_t warp = 0);
+
+/// Warps in a block of the kernel enclosing `op` (1 when unknown).
+int64_t getWarpsPerBlock(Operation *op);
 
 /// Whether `op` is an access analyzeWarpAccess understands.
 bool isModelledAccess(Operation *op);
