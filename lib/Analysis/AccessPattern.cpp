@@ -686,6 +686,35 @@ SectorUse mlir::memopt::getSectorUse(const WarpAccess &a) {
   return worst;
 }
 
+std::optional<SectorUse>
+mlir::memopt::predictSectorUse(AffineMap map, MemRefType type,
+                               unsigned laneLoop,
+                               ArrayRef<int64_t> loopRanges) {
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      map.getNumResults() != (unsigned)type.getRank() ||
+      laneLoop >= map.getNumDims() || loopRanges.size() != map.getNumDims() ||
+      !type.getElementType().isIntOrIndexOrFloat())
+    return std::nullopt;
+  WarpAccess a;
+  a.bytesPerLane = bytesOf(type.getElementType());
+  a.activeLanes = std::clamp<int64_t>(loopRanges[laneLoop], 1, kLanes);
+  SmallVector<int64_t> strides(type.getRank(), 1);
+  for (int64_t d = type.getRank() - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * type.getDimSize(d + 1);
+  for (int64_t l = 0; l < a.activeLanes; ++l) {
+    SmallVector<int64_t> ivs(map.getNumDims(), 0);
+    ivs[laneLoop] = l;
+    SmallVector<int64_t> idx = map.compose(ivs);
+    int64_t offset = 0;
+    for (auto [i, st] : llvm::zip(idx, strides))
+      offset += i * st;
+    a.laneOffset[l] = offset * a.bytesPerLane;
+  }
+  // Kernel formation aligns buffers and rows: assume an aligned base.
+  a.baseDivisibility = 256;
+  return getSectorUse(a);
+}
+
 BankUse mlir::memopt::getBankUse(const WarpAccess &a) {
   int64_t lanesPerPhase =
       a.bytesPerLane <= 4 ? 32 : a.bytesPerLane == 8 ? 16 : 8;

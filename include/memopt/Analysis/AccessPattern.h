@@ -31,6 +31,7 @@
 #ifndef MEMOPT_ANALYSIS_ACCESSPATTERN_H
 #define MEMOPT_ANALYSIS_ACCESSPATTERN_H
 
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 
@@ -95,6 +96,16 @@ struct SectorUse {
 };
 /// Worst case over the base offsets the divisibility allows.
 SectorUse getSectorUse(const WarpAccess &a);
+
+/// Predicted sector use of reading `type` (identity layout, static shape)
+/// through `map` in a kernel whose 32 consecutive lanes take consecutive
+/// values of loop `laneLoop` (the other loops uniform), one element per
+/// lane: the prediction at linalg level that kernel formation consults
+/// before it fuses an op into a kernel whose thread mapping is fixed.
+/// Returns std::nullopt when the map or the type cannot be modelled.
+std::optional<SectorUse> predictSectorUse(AffineMap map, MemRefType type,
+                                          unsigned laneLoop,
+                                          ArrayRef<int64_t> loopRanges);
 
 /// Bank conflicts of a shared-memory access.
 struct BankUse {

@@ -30,6 +30,8 @@
 
 #include "KernelUtils.h"
 
+#include "memopt/Analysis/AccessPattern.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -1753,12 +1755,19 @@ static bool tryAppendTileEpilogue(TileFusion &fusion, linalg::GenericOp cand,
     }
     if (cand.isDpsInit(&operand) || fusion.epilogueGroup.written.contains(root))
       continue;
-    AffineMap map = cand.getMatchingIndexingMap(&operand);
-    if (map.getNumResults() == 0 || !map.isFunctionOfDim(n - 1))
-      continue;
-    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
-    if (!last || last.getPosition() != n - 1) {
-      why = "it reads an input across the output's contiguous dimension";
+    // The cost model: the tile's store phase puts consecutive lanes on the
+    // innermost loop. An input that would be read there with poorer sector
+    // efficiency than coalesced (a kernel of its own, tiled if need be,
+    // reads it coalesced) stays out.
+    std::optional<SectorUse> use = predictSectorUse(
+        cand.getMatchingIndexingMap(&operand),
+        cast<MemRefType>(operand.get().getType()), n - 1,
+        cand.getStaticLoopRanges());
+    if (!use || use->efficiency() < 1.0) {
+      why = use ? "its fused read of an input would use " +
+                      std::to_string(int(use->efficiency() * 100 + 0.5)) +
+                      "% of each 32-byte sector"
+                : "its input reads cannot be modelled";
       return false;
     }
   }
