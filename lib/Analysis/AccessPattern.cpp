@@ -742,6 +742,34 @@ BankUse mlir::memopt::getBankUse(const WarpAccess &a) {
   return r;
 }
 
+FailureOr<BankUse> mlir::memopt::getBlockBankUse(Operation *op,
+                                                  int64_t warps,
+                                                  std::string &why) {
+  BankUse total;
+  total.ways = 1;
+  total.wavefronts = 0;
+  total.phases = 0;
+  // Per-warp evaluation needs the block's real shape.
+  std::array<int64_t, 3> dims;
+  Operation *kernel = getKernel(op, dims);
+  bool shapeKnown = kernel && (isa<gpu::LaunchOp>(kernel) ||
+                               cast<gpu::GPUFuncOp>(kernel)
+                                   .getKnownBlockSize()
+                                   .has_value());
+  int64_t evaluated = shapeKnown ? warps : 1;
+  for (int64_t w = 0; w < evaluated; ++w) {
+    FailureOr<WarpAccess> a = analyzeWarpAccess(op, why, w);
+    if (failed(a))
+      return failure();
+    BankUse u = getBankUse(*a);
+    int64_t scale = shapeKnown ? 1 : warps;
+    total.ways = std::max(total.ways, u.ways);
+    total.wavefronts += u.wavefronts * scale;
+    total.phases += u.phases * scale;
+  }
+  return total;
+}
+
 bool mlir::memopt::isLaneContiguous(const WarpAccess &a) {
   for (int64_t l = 1; l < a.activeLanes; ++l)
     if (a.laneOffset[l] - a.laneOffset[0] != l * a.bytesPerLane)

@@ -149,22 +149,12 @@ KernelReport mlir::memopt::analyzeKernel(Operation *kernel) {
     }
     int64_t trips = tripsPerThread(op, kernel);
     if (a->isShared) {
-      // Every warp of the block: their lanes' thread ids differ (a 32x8
-      // block's warps read different tile rows).
-      int64_t perBlock = 0;
-      for (int64_t w = 0; w < warpsPerBlock && banksKnown; ++w) {
-        FailureOr<WarpAccess> wa = w ? analyzeWarpAccess(op, why, w) : a;
-        if (failed(wa)) {
-          banksKnown = false;
-          break;
-        }
-        // A kernel whose block size the model does not know (a gpu.func
-        // launched with constant sizes): its first warp stands for all.
-        if (wa->activeLanes == 0)
-          wa = a;
-        BankUse u = getBankUse(*wa);
-        perBlock += u.wavefronts - u.phases;
+      FailureOr<BankUse> u = getBlockBankUse(op, warpsPerBlock, why);
+      if (failed(u)) {
+        banksKnown = false;
+        return;
       }
+      int64_t perBlock = u->wavefronts - u->phases;
       if (trips < 0)
         banksKnown = false;
       else if (banksKnown)

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -145,7 +146,9 @@ struct MemoptBankFixPass final
       for (OpOperand &use : v.getUses()) {
         Operation *user = use.getOwner();
         where = user;
-        if (!isModelledAccess(user) || getAccessedMemref(user) != v) {
+        // Asynchronous copies are not rewritten by this pass.
+        if (!isModelledAccess(user) || isa<nvgpu::DeviceAsyncCopyOp>(user) ||
+            getAccessedMemref(user) != v) {
           why = "the buffer is used by " +
                 user->getName().getStringRef().str() +
                 ", not only loaded and stored";
@@ -156,19 +159,16 @@ struct MemoptBankFixPass final
           why = "cannot model an access: " + why;
           return failure();
         }
-        // Every warp of the block (their thread ids differ).
-        for (int64_t w = 0, n = getWarpsPerBlock(user); w < n; ++w) {
-          FailureOr<WarpAccess> wa = w ? analyzeWarpAccess(user, why, w) : a;
-          if (failed(wa)) {
-            why = "cannot model an access: " + why;
-            return failure();
-          }
-          BankUse u = getBankUse(*wa);
-          r.wavefronts += u.wavefronts;
-          if (u.ways > r.ways) {
-            r.ways = u.ways;
-            r.worst = user;
-          }
+        FailureOr<BankUse> u =
+            getBlockBankUse(user, getWarpsPerBlock(user), why);
+        if (failed(u)) {
+          why = "cannot model an access: " + why;
+          return failure();
+        }
+        r.wavefronts += u->wavefronts;
+        if (u->ways > r.ways) {
+          r.ways = u->ways;
+          r.worst = user;
         }
         r.widest = std::max(r.widest, a->bytesPerLane);
         int64_t elt = std::max<int64_t>(

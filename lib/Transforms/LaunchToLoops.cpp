@@ -69,6 +69,13 @@ static LogicalResult lowerAsyncCopies(RewriterBase &rewriter,
     if (auto d = dyn_cast<gpu::DynamicSharedMemoryOp>(op))
       dynOps.push_back(d);
   });
+  // Tokens may only flow from copies to groups to waits (not through loop
+  // arguments): check before changing anything.
+  DenseSet<Operation *> asyncSet(asyncOps.begin(), asyncOps.end());
+  for (Operation *op : asyncOps)
+    for (Operation *user : op->getUsers())
+      if (!asyncSet.contains(user))
+        return failure();
   for (Operation *op : llvm::reverse(asyncOps)) {
     auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op);
     if (!copy) {
@@ -116,9 +123,6 @@ static LogicalResult lowerAsyncCopies(RewriterBase &rewriter,
       memref::StoreOp::create(rewriter, loc, ifOp.getResult(0), copy.getDst(),
                               dst);
     }
-    for (Value tok : op->getResults())
-      if (!tok.use_empty())
-        return failure();
     rewriter.eraseOp(op);
   }
   for (gpu::DynamicSharedMemoryOp dyn : dynOps) {

@@ -55,6 +55,10 @@ struct StreamedLoad {
   SmallVector<Value> indices;
   Type elementType;
   int64_t elements;
+  /// Bytes one thread copies per iteration.
+  int64_t bytes() const {
+    return elements * (elementType.getIntOrFloatBitWidth() / 8);
+  }
   /// Ops of the loop body computing the indices, in program order.
   SmallVector<Operation *> slice;
 };
@@ -94,10 +98,12 @@ static LogicalResult getAddressSlice(scf::ForOp loop, ValueRange values,
     Operation *def = v.getDefiningOp();
     if (!loop->isAncestor(def))
       continue;
-    if (def->getBlock() != body || !isMemoryEffectFree(def) ||
+    // Stage 0 runs the slice for iterations past the end too: it must be
+    // speculatable (no division by a runtime value, no memory effects).
+    if (def->getBlock() != body || !isPure(def) ||
         def->getNumRegions() != 0) {
-      why = "its address is computed by an op with memory effects or "
-            "regions";
+      why = "its address is computed by an op that cannot be speculated "
+            "(memory effects, regions, or a division that may trap)";
       return failure();
     }
     if (ops.insert(def))
@@ -202,9 +208,12 @@ static FailureOr<LoopPlan> planLoop(scf::ForOp loop, std::string &why) {
     }
     s.elementType = vt ? vt.getElementType() : type;
     s.elements = vt ? vt.getNumElements() : 1;
-    int64_t eltBytes = s.elementType.getIntOrFloatBitWidth() / 8;
-    int64_t bytes = s.elements * eltBytes;
-    if (eltBytes == 0 || (bytes != 4 && bytes != 8 && bytes != 16)) {
+    if (!s.elementType.isIntOrFloat()) {
+      refused.push_back({&op, "its element type is not an integer or float"});
+      continue;
+    }
+    int64_t bytes = s.bytes();
+    if (bytes != 4 && bytes != 8 && bytes != 16) {
       refused.push_back(
           {&op, "its " + std::to_string(bytes) +
                     " bytes are not a cp.async size (4, 8 or 16)"});
@@ -279,8 +288,7 @@ static LogicalResult pipelineLoop(RewriterBase &rewriter, LoopPlan &plan,
       b.clone(*op, map);
     SmallVector<Value> src = llvm::map_to_vector(
         load.indices, [&](Value v) { return map.lookupOrDefault(v); });
-    int64_t bytes =
-        load.elements * (load.elementType.getIntOrFloatBitWidth() / 8);
+    int64_t bytes = load.bytes();
     auto copy = nvgpu::DeviceAsyncCopyOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), ring,
         ValueRange{slot, tid, zero}, load.memref, src,
@@ -307,8 +315,7 @@ static LogicalResult pipelineLoop(RewriterBase &rewriter, LoopPlan &plan,
       v = vector::LoadOp::create(
           b, loc, VectorType::get({load.elements}, load.elementType), ring,
           ValueRange{useSlot, tid, c0}, /*nontemporal=*/false,
-          llvm::MaybeAlign(load.elements *
-                           (load.elementType.getIntOrFloatBitWidth() / 8)));
+          llvm::MaybeAlign(load.bytes()));
     rewriter.replaceOp(load.op, v);
   }
   if (stages == 1)
@@ -441,14 +448,11 @@ struct MemoptPipelineLoadsPass
     // One ring per load of a loop: [stages][threads][elements]. The loops
     // run one after another and each drains its copies at its end, so they
     // share the shared memory.
-    auto slotBytes = [](const StreamedLoad &l) -> int64_t {
-      return l.elements * (l.elementType.getIntOrFloatBitWidth() / 8);
-    };
     int64_t stageBytes = 0;
     for (LoopPlan &p : plans) {
       int64_t bytes = 0;
       for (StreamedLoad &l : p.loads)
-        bytes += llvm::alignTo(threads * slotBytes(l), 16);
+        bytes += llvm::alignTo(threads * l.bytes(), 16);
       stageBytes = std::max(stageBytes, bytes);
     }
     unsigned numStages = stages;
@@ -463,6 +467,23 @@ struct MemoptPipelineLoadsPass
                          "shared-memory budget of " +
                          Twine(unsigned(sharedBudgetBytes)) + " bytes");
     }
+    // Rings, reservation and static buffers must fit one block's shared
+    // memory (the ring bytes are an upper bound: same-type rings are
+    // shared between loops).
+    int64_t staticBytes = 0;
+    for (BlockArgument wgArg : launch.getWorkgroupAttributions())
+      staticBytes += std::max<int64_t>(
+          0, getStaticBytes(cast<MemRefType>(wgArg.getType())));
+    int64_t ringBytes = 0;
+    for (LoopPlan &p : plans)
+      for (StreamedLoad &l : p.loads)
+        ringBytes += llvm::alignTo(numStages * threads * l.bytes(), 16);
+    if (staticBytes + std::max(ringBytes, reserved) >
+        (int64_t)maxSharedBytes)
+      return refuseAll(Twine(numStages) + " stages need " +
+                       Twine(staticBytes + std::max(ringBytes, reserved)) +
+                       " bytes of shared memory, over the block limit of " +
+                       Twine(unsigned(maxSharedBytes)));
     SmallVector<LoopPlan> ready;
     for (LoopPlan &p : plans) {
       if (p.tripCount < numStages) {
@@ -495,24 +516,34 @@ struct MemoptPipelineLoadsPass
         rewriter, loc,
         MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(),
                         AffineMap(), wg));
+    // Loops run one after another and drain their copies at their end, so
+    // a later loop may reuse an earlier loop's ring of the same type: each
+    // thread's slots are then at the same bytes, which only that thread
+    // touches. Rings of other types get bytes of their own (another slot
+    // size would put a thread's slots over another thread's).
     int64_t total = 0;
     Operation *ringAnchor = dyn.getDefiningOp();
+    DenseMap<Type, SmallVector<Value>> ringsByType;
     for (LoopPlan &p : ready) {
       SmallVector<Value> rings;
-      int64_t offset = 0;
+      DenseMap<Type, unsigned> usedOfType;
       for (StreamedLoad &l : p.loads) {
         auto ringType = MemRefType::get(
             {(int64_t)numStages, threads, l.elements}, l.elementType,
             AffineMap(), wg);
-        OpBuilder::InsertionGuard guard(rewriter);
-        rewriter.setInsertionPointAfter(ringAnchor);
-        rings.push_back(memref::ViewOp::create(rewriter, loc, ringType, dyn,
-                                               cIdx(rewriter, loc, offset),
-                                               ValueRange{}));
-        ringAnchor = rings.back().getDefiningOp();
-        offset += llvm::alignTo(numStages * threads * slotBytes(l), 16);
+        SmallVector<Value> &pool = ringsByType[ringType];
+        unsigned &used = usedOfType[ringType];
+        if (used == pool.size()) {
+          OpBuilder::InsertionGuard guard(rewriter);
+          rewriter.setInsertionPointAfter(ringAnchor);
+          pool.push_back(memref::ViewOp::create(rewriter, loc, ringType, dyn,
+                                                cIdx(rewriter, loc, total),
+                                                ValueRange{}));
+          ringAnchor = pool.back().getDefiningOp();
+          total += llvm::alignTo(numStages * threads * l.bytes(), 16);
+        }
+        rings.push_back(pool[used++]);
       }
-      total = std::max(total, offset);
       std::string why;
       if (failed(pipelineLoop(rewriter, p, rings, tid, numStages, why)))
         return p.loop.emitError() << "pipelining failed: " << why;

@@ -29,7 +29,7 @@
 // CHECK-NEXT:    canonicalize
 // CHECK-NEXT:    cse,
 // CHECK-NEXT:    memopt-bank-fix{mode=auto shared-memory-bytes=49152},
-// OPT-NEXT:      memopt-pipeline-loads{shared-budget-bytes=65536 stages=0},
+// OPT-NEXT:      memopt-pipeline-loads{max-shared-bytes=232448 shared-budget-bytes=65536 stages=0},
 // OPT-NEXT:      canonicalize
 // OPT-NEXT:      cse,
 // CHECK-NEXT:    gpu-launch-sink-index-computations,

@@ -226,3 +226,30 @@ func.func @tile_epilogue_strided(%a: memref<64x96xf32>, %c: memref<96x64x2xf32>,
   }
   return
 }
+
+// -----
+
+// A transpose that updates its output in place (O = O + T^T: each thread
+// reads and writes its own elements of O) keeps its tile but fuses nothing:
+// the op after it, which writes T while other blocks may still stage T,
+// gets a kernel of its own.
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @tile_in_place
+// CHECK:         gpu.launch {{.*}} workgroup(
+// CHECK:         gpu.launch
+// CHECK-NOT:     workgroup(
+func.func @tile_in_place(%t: memref<64x64xf32>, %o: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [#tr, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t, %o : memref<64x64xf32>, memref<64x64xf32>) outs(%o : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%o : memref<64x64xf32>) outs(%t : memref<64x64xf32>) {
+  ^bb0(%x: f32, %z: f32):
+    linalg.yield %x : f32
+  }
+  return
+}

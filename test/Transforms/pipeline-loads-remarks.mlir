@@ -159,3 +159,40 @@ func.func @has_dynamic_shared(%x: memref<8x4096xf32>, %out: memref<8x256xf32>) {
   }
   return
 }
+
+// -----
+
+// An address computed with a division by a runtime value cannot be
+// speculated for the iterations past the end; a load of index elements is
+// not copied either.
+// CHECK-LABEL: func.func @not_speculatable
+// CHECK-NOT:     nvgpu.device_async_copy
+func.func @not_speculatable(%x: memref<8x4096xf32>, %ix: memref<8x4096xindex>, %out: memref<8x256xf32>, %d: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c8, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+    // expected-remark @+1 {{loop not pipelined: no load of the loop can be copied asynchronously}}
+    %acc = scf.for %t = %c0 to %c16 step %c1 iter_args(%a = %zero) -> (f32) {
+      %base = arith.muli %t, %c256 : index
+      %col = arith.addi %base, %tx : index
+      %q = arith.divui %col, %d : index
+      // expected-remark @+1 {{load not prefetched: its address is computed by an op that cannot be speculated (memory effects, regions, or a division that may trap)}}
+      %v = memref.load %x[%bx, %q] : memref<8x4096xf32>
+      // expected-remark @+1 {{load not prefetched: its element type is not an integer or float}}
+      %i = memref.load %ix[%bx, %col] : memref<8x4096xindex>
+      %ic = arith.index_cast %i : index to i64
+      %f = arith.sitofp %ic : i64 to f32
+      %s0 = arith.addf %a, %v : f32
+      %s = arith.addf %s0, %f : f32
+      scf.yield %s : f32
+    }
+    memref.store %acc, %out[%bx, %tx] : memref<8x256xf32>
+    gpu.terminator
+  }
+  return
+}

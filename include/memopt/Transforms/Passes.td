@@ -232,7 +232,9 @@ def MemoptPipelineLoadsPass : Pass<"memopt-pipeline-loads", "ModuleOp"> {
            "Tiles in flight (1 = copy and wait each iteration); 0 = from the "
            "shared-memory budget">,
     Option<"sharedBudgetBytes", "shared-budget-bytes", "unsigned", "65536",
-           "Shared memory the rings of one kernel may use (default stages)">
+           "Shared memory the rings of one kernel may use (default stages)">,
+    Option<"maxSharedBytes", "max-shared-bytes", "unsigned", "232448",
+           "Shared memory one block may use (H100/H200: 227 KiB with opt-in)">
   ];
 }
 

@@ -1514,15 +1514,22 @@ static FailureOr<TransposeMatch> matchTranspose(linalg::GenericOp op,
 /// Evaluates the elementwise `ops` at loop position `ivs` (every op has an
 /// identity output map over the same loops): values of buffers written by
 /// earlier ops come from `held`, which receives each op's result; results
-/// of buffers outside `privates` are stored.
+/// of buffers outside `privates` are stored. Operand `given` (if any) takes
+/// `givenValue` instead of a load.
 static void evalElementwiseChain(OpBuilder &b, Location loc,
                                  ArrayRef<linalg::GenericOp> ops,
                                  ValueRange ivs, DenseMap<Value, Value> &held,
-                                 const DenseSet<Value> &privates) {
+                                 const DenseSet<Value> &privates,
+                                 OpOperand *given = nullptr,
+                                 Value givenValue = Value()) {
   for (linalg::GenericOp op : ops) {
     SmallVector<Value> args;
     for (OpOperand *in : op.getDpsInputOperands()) {
       Value v = in->get();
+      if (in == given) {
+        args.push_back(givenValue);
+        continue;
+      }
       if (!isa<MemRefType>(v.getType())) {
         args.push_back(v);
         continue;
@@ -1651,34 +1658,12 @@ static gpu::LaunchOp emitTransposeKernel(RewriterBase &b,
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
     }
     SmallVector<Value> ivs = makeIvs(ia, ib);
-    SmallVector<Value> args;
-    for (OpOperand *in : op.getDpsInputOperands()) {
-      if (in == transposed) {
-        args.push_back(
-            memref::LoadOp::create(b, loc, tile, ValueRange{tx, la}));
-        continue;
-      }
-      if (!isa<MemRefType>(in->get().getType())) {
-        args.push_back(in->get());
-        continue;
-      }
-      args.push_back(memref::LoadOp::create(
-          b, loc, in->get(),
-          expandIndices(b, loc, op.getMatchingIndexingMap(in), ivs)));
-    }
-    OpOperand &out = op.getDpsInitsMutable()[0];
-    BlockArgument outArg = op.getMatchingBlockArgument(&out);
-    args.push_back(outArg.use_empty()
-                       ? ub::PoisonOp::create(b, loc, outArg.getType())
-                             .getResult()
-                       : memref::LoadOp::create(b, loc, out.get(), ivs)
-                             .getResult());
-    Value res = cloneBody(b, op, args, ivs)[0];
-    Value outRoot = getRootBuffer(out.get());
-    if (!privates.contains(outRoot))
-      memref::StoreOp::create(b, loc, res, out.get(), ivs);
-    DenseMap<Value, Value> held{{outRoot, res}};
-    evalElementwiseChain(b, loc, fusion.epilogue, ivs, held, privates);
+    Value staged = memref::LoadOp::create(b, loc, tile, ValueRange{tx, la});
+    SmallVector<linalg::GenericOp> chain{op};
+    llvm::append_range(chain, fusion.epilogue);
+    DenseMap<Value, Value> held;
+    evalElementwiseChain(b, loc, chain, ivs, held, privates, transposed,
+                         staged);
   }
   return launch;
 }
@@ -2293,8 +2278,12 @@ FailureOr<unsigned> mlir::memopt::formFusedKernels(
       if (succeeded(match)) {
         TileFusion fusion;
         fusion.op = generic;
+        // The transpose starts the epilogue's group. One that updates a
+        // buffer in place (O = O + T^T: each thread reads and writes its own
+        // elements of O) still gets a tile, but fuses nothing.
+        bool grouped = tryAppend(fusion.epilogueGroup, *g, whyNot);
         if (!current.ops.empty()) {
-          if (canFuseTilePrologue(current, generic, *match, whyNot)) {
+          if (grouped && canFuseTilePrologue(current, generic, *match, whyNot)) {
             fusion.prologue = getOps(current);
             fusion.prologueGroup = std::move(current);
             current = Group();
@@ -2304,11 +2293,9 @@ FailureOr<unsigned> mlir::memopt::formFusedKernels(
           }
         }
         flush();
-        bool first = tryAppend(fusion.epilogueGroup, *g, whyNot);
-        assert(first && "an op always starts a group");
-        (void)first;
         tileOf[generic] = tiles.size();
-        openTile = tiles.size();
+        if (grouped)
+          openTile = tiles.size();
         tiles.push_back(std::move(fusion));
         order.push_back(generic);
         continue;
