@@ -124,7 +124,8 @@ def MemoptBankFixPass : Pass<"memopt-bank-fix", "ModuleOp"> {
     (memopt/Analysis/AccessPattern.h) finds conflicting:
 
     * `pad` grows the innermost dimension by one access width (the widest
-      access of the buffer: 4, 8 or 16 bytes); indices are unchanged.
+      access of the buffer: 4, 8 or 16 bytes; one 4-byte bank word for
+      narrower elements); indices are unchanged.
     * `swizzle` keeps the shape and rewrites the innermost index of every
       access: `c' = ((c / v) xor (r mod m)) * v + c mod v` with `r` the
       row index, `v` the elements of the widest access and `m` the number
