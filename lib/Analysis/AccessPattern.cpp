@@ -742,9 +742,10 @@ BankUse mlir::memopt::getBankUse(const WarpAccess &a) {
   return r;
 }
 
-FailureOr<BankUse> mlir::memopt::getBlockBankUse(Operation *op,
+FailureOr<BankUse> mlir::memopt::getBlockBankUse(const WarpAccess &first,
                                                   int64_t warps,
                                                   std::string &why) {
+  Operation *op = first.op;
   BankUse total;
   total.ways = 1;
   total.wavefronts = 0;
@@ -758,7 +759,7 @@ FailureOr<BankUse> mlir::memopt::getBlockBankUse(Operation *op,
                                    .has_value());
   int64_t evaluated = shapeKnown ? warps : 1;
   for (int64_t w = 0; w < evaluated; ++w) {
-    FailureOr<WarpAccess> a = analyzeWarpAccess(op, why, w);
+    FailureOr<WarpAccess> a = w ? analyzeWarpAccess(op, why, w) : first;
     if (failed(a))
       return failure();
     BankUse u = getBankUse(*a);

@@ -149,7 +149,7 @@ KernelReport mlir::memopt::analyzeKernel(Operation *kernel) {
     }
     int64_t trips = tripsPerThread(op, kernel);
     if (a->isShared) {
-      FailureOr<BankUse> u = getBlockBankUse(op, warpsPerBlock, why);
+      FailureOr<BankUse> u = getBlockBankUse(*a, warpsPerBlock, why);
       if (failed(u)) {
         banksKnown = false;
         return;

@@ -160,7 +160,7 @@ struct MemoptBankFixPass final
           return failure();
         }
         FailureOr<BankUse> u =
-            getBlockBankUse(user, getWarpsPerBlock(user), why);
+            getBlockBankUse(*a, getWarpsPerBlock(user), why);
         if (failed(u)) {
           why = "cannot model an access: " + why;
           return failure();

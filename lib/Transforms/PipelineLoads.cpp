@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "memopt/Analysis/AccessPattern.h"
 #include "memopt/Analysis/Traffic.h"
 #include "memopt/Transforms/Passes.h"
 
@@ -149,13 +150,18 @@ static FailureOr<LoopPlan> planLoop(scf::ForOp loop, std::string &why) {
   LoopPlan plan;
   plan.loop = loop;
   // Loops that read no global memory are not this pass's business.
-  bool readsGlobal = llvm::any_of(*loop.getBody(), [](Operation &op) {
-    Value m;
-    if (auto l = dyn_cast<vector::LoadOp>(op))
-      m = l.getBase();
-    else if (auto l = dyn_cast<memref::LoadOp>(op))
-      m = l.getMemref();
-    return m && !isOnChipMemory(cast<MemRefType>(m.getType()));
+  // The global loads of the body (memref.load and vector.load; the access
+  // model's reading of an op's memref, indices and type).
+  auto globalLoad = [](Operation &op) -> std::optional<AccessParts> {
+    if (!isa<memref::LoadOp, vector::LoadOp>(op))
+      return std::nullopt;
+    std::optional<AccessParts> parts = getAccessParts(&op);
+    if (!parts || isOnChipMemory(cast<MemRefType>(parts->memref.getType())))
+      return std::nullopt;
+    return parts;
+  };
+  bool readsGlobal = llvm::any_of(*loop.getBody(), [&](Operation &op) {
+    return globalLoad(op).has_value();
   });
   if (!readsGlobal)
     return plan;
@@ -177,26 +183,17 @@ static FailureOr<LoopPlan> planLoop(scf::ForOp loop, std::string &why) {
   }
   SmallVector<std::pair<Operation *, std::string>> refused;
   for (Operation &op : *loop.getBody()) {
-    Value memref;
-    ValueRange indices;
-    Type type;
+    std::optional<AccessParts> parts = globalLoad(op);
+    if (!parts)
+      continue;
+    Value memref = parts->memref;
+    ValueRange indices = parts->indices;
+    Type type = parts->accessType;
     std::optional<int64_t> align;
-    if (auto l = dyn_cast<vector::LoadOp>(op)) {
-      memref = l.getBase();
-      indices = l.getIndices();
-      type = l.getVectorType();
+    if (auto l = dyn_cast<vector::LoadOp>(op))
       if (auto a = l.getAlignment())
         align = *a;
-    } else if (auto l = dyn_cast<memref::LoadOp>(op)) {
-      memref = l.getMemref();
-      indices = l.getIndices();
-      type = l.getType();
-    } else {
-      continue;
-    }
     auto mt = cast<MemRefType>(memref.getType());
-    if (isOnChipMemory(mt))
-      continue;
     StreamedLoad s;
     s.op = &op;
     s.memref = memref;

@@ -120,10 +120,11 @@ BankUse getBankUse(const WarpAccess &a);
 
 /// Bank use of a shared-memory access summed over the warps of a block of
 /// `warps` warps (their thread ids differ: a 32x8 block's warps read
-/// different tile columns); `ways` is the worst warp's. When the model does
+/// different tile columns); `ways` is the worst warp's. `first` is the
+/// access as analyzeWarpAccess modelled it for warp 0. When the model does
 /// not know the block's shape (a gpu.func without known_block_size), the
 /// first warp stands for all. Fails like analyzeWarpAccess.
-FailureOr<BankUse> getBlockBankUse(Operation *op, int64_t warps,
+FailureOr<BankUse> getBlockBankUse(const WarpAccess &first, int64_t warps,
                                    std::string &why);
 
 /// Contiguity: lanes access consecutive `bytesPerLane` chunks in lane order

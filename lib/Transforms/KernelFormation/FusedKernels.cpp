@@ -1466,6 +1466,7 @@ struct TransposeMatch {
 struct TileFusion {
   SmallVector<linalg::GenericOp> prologue;
   linalg::GenericOp op;
+  TransposeMatch match;
   SmallVector<linalg::GenericOp> epilogue;
   /// Group state of `op` and the epilogue (for the legality checks of
   /// tryAppend) and of the prologue.
@@ -1566,11 +1567,10 @@ static SmallVector<linalg::GenericOp> getOps(const Group &group) {
 /// ops and the private buffers.
 static gpu::LaunchOp emitTransposeKernel(RewriterBase &b,
                                          const TileFusion &fusion,
-                                         const TransposeMatch &match,
                                          const DenseSet<Value> &privates) {
   linalg::GenericOp op = fusion.op;
-  OpOperand *transposed = match.transposed;
-  unsigned a = match.a;
+  OpOperand *transposed = fusion.match.transposed;
+  unsigned a = fusion.match.a;
   unsigned n = op.getNumLoops();
   Location loc = op.getLoc();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -2187,14 +2187,12 @@ static LogicalResult materializeGroup(RewriterBase &rewriter, Group &group,
 /// Forms the tiled kernel of `fusion`.
 static void materializeTile(RewriterBase &rewriter, const TileFusion &fusion,
                             unsigned &numFusedOps) {
-  std::string why;
-  TransposeMatch match = *matchTranspose(fusion.op, why);
   Group all = fusion.prologueGroup;
   llvm::append_range(all.ops, fusion.epilogueGroup.ops);
   for (auto [root, value] : fusion.epilogueGroup.written)
     all.written[root] = value;
   DenseSet<Value> privates = getPrivateBuffers(all);
-  emitTransposeKernel(rewriter, fusion, match, privates);
+  emitTransposeKernel(rewriter, fusion, privates);
   if (all.ops.size() > 1)
     numFusedOps += all.ops.size();
   SmallVector<linalg::GenericOp> ops = fusion.prologue;
@@ -2278,6 +2276,7 @@ FailureOr<unsigned> mlir::memopt::formFusedKernels(
       if (succeeded(match)) {
         TileFusion fusion;
         fusion.op = generic;
+        fusion.match = *match;
         // The transpose starts the epilogue's group. One that updates a
         // buffer in place (O = O + T^T: each thread reads and writes its own
         // elements of O) still gets a tile, but fuses nothing.
