@@ -39,9 +39,11 @@ done
 # W1-W8 at 2-4x the bytes (16384 rows -> 65536, 8192^2 -> 16384^2, W6 x2
 # records) for the Nsight Compute comparison of the DRAM model: at these
 # sizes the dirty lines left in L2 at a kernel's end are ~1% of its writes.
-# Software pipelining depth (issue 9): the long-row kernels with 1, 2 and 3
-# tiles in flight (the default is chosen from the shared-memory budget),
-# and rows of 65536 kept in registers (64 per thread) instead of streamed.
+# Long rows (issue 9): by default a row too long for one block's registers
+# is split over a thread-block cluster. The streamed alternative (no
+# clusters) with software pipelining: the default depth (from the
+# shared-memory budget) and 1, 2 and 3 tiles in flight; and rows of 65536
+# kept in registers (64 per thread) by one block.
 variant() { # workload, variant name, memopt-compile flags...
   local w=$1 name=$2
   shift 2
@@ -52,10 +54,13 @@ variant() { # workload, variant name, memopt-compile flags...
   echo "compiled $name"
 }
 for w in rml65k rml256k sml65k sml256k; do
-  for s in 1 2 3; do variant $w ${w}s$s --stages=$s; done
+  variant $w ${w}st --max-cluster-size=1
+  for s in 1 2 3; do variant $w ${w}s$s --max-cluster-size=1 --stages=$s; done
 done
-for w in rml65k sml65k; do variant $w ${w}reg --row-register-elements=64; done
-for w in sml65k sml256k sml65ks1 sml65ks2 sml65ks3 sml256ks1 sml256ks2 sml256ks3 sml65kreg; do
+for w in rml65k sml65k; do
+  variant $w ${w}reg --max-cluster-size=1 --row-register-elements=64
+done
+for w in sml65k sml256k sml65kst sml256kst sml65ks1 sml65ks2 sml65ks3 sml256ks1 sml256ks2 sml256ks3 sml65kreg; do
   echo "--atol 1e-7" > "$OUT/$w.runargs"
 done
 mkdir -p "$OUT/large"

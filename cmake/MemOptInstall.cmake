@@ -33,6 +33,7 @@ set(MEMOPT_INSTALL_PACKAGEDIR ${MEMOPT_INSTALL_LIBDIR}/cmake/memopt
 
 # The libraries of the embedding API, in dependency order.
 set(MEMOPT_EXPORTED_LIBRARIES
+  MemoptDialect
   MemoptAnalysis
   MemoptTransforms
   MemoptPipeline

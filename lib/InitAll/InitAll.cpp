@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memopt/InitAll.h"
+#include "memopt/Dialect/MemoptDialect.h"
 #include "memopt/Pipeline/Pipeline.h"
 #include "memopt/Transforms/Passes.h"
 
@@ -20,6 +21,7 @@ void registerUpstreamPasses();
 
 void registerMemoptDialects(DialectRegistry &registry) {
   registerUpstreamDialects(registry);
+  registry.insert<MemoptDialect>();
 }
 
 void registerMemoptPasses() {

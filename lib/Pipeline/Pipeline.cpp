@@ -79,6 +79,14 @@ LogicalResult mlir::memopt::buildKernelStage(OpPassManager &pm,
   opts.columnUnroll = cfg.columnUnroll;
   opts.columnSliceBytes = cfg.columnSliceBytes;
   opts.rowRegisterElements = cfg.rowRegisterElements;
+  opts.maxClusterSize = cfg.maxClusterSize;
+  // Thread-block clusters (and distributed shared memory) need sm_90.
+  StringRef chip(cfg.chip);
+  unsigned smVersion = 0;
+  if (chip.consume_front("sm_") &&
+      !chip.take_while(llvm::isDigit).getAsInteger(10, smVersion) &&
+      smVersion < 90)
+    opts.maxClusterSize = 1;
   pm.addNestedPass<func::FuncOp>(createMemoptFormKernelsPass(opts));
   addCleanup(pm);
   MemoptBankFixPassOptions bankOpts;
@@ -110,6 +118,9 @@ mlir::memopt::buildLoweringStage(OpPassManager &pm,
   // argument attributes must be set before NVVM conversion copies them.
   pm.addPass(createMemoptMarkReadOnlyArgsPass());
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
+  // Cluster barriers and distributed shared memory reads (row kernels split
+  // over a cluster) become NVVM while their buffers are still memrefs.
+  gpuPm.addPass(createMemoptLowerClusterOpsPass());
   gpuPm.addPass(createLowerAffinePass());
   gpuPm.addPass(createSCFToControlFlowPass());
   // NVVM conversion would turn math ops into libdevice calls, which resolve
@@ -270,10 +281,17 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Software pipelining: tiles in flight (1 = no prefetch, "
                      "0 = from the shared-memory budget)"),
       llvm::cl::init(0)};
+  Option<unsigned> maxClusterSize{
+      *this, "max-cluster-size",
+      llvm::cl::desc("Row kernels: most blocks of a thread-block cluster "
+                     "sharing a row too long for one block's registers (1: "
+                     "stream such rows)"),
+      llvm::cl::init(8)};
 
   MemoptPipelineConfig toConfig() const {
     MemoptPipelineConfig cfg;
     cfg.pipelineStages = stages;
+    cfg.maxClusterSize = maxClusterSize;
     cfg.chip = chip;
     cfg.features = features;
     cfg.optLevel = optLevel;

@@ -299,6 +299,11 @@ static LogicalResult buildSchedule(func::FuncOp host, const Signature &sig,
       FailureOr<llvm::json::Array> block = dims(launch.getBlockSizeOperandValues());
       if (failed(grid) || failed(block))
         return launch.emitOpError("grid and block sizes must be constants");
+      FailureOr<llvm::json::Array> cluster = llvm::json::Array{1, 1, 1};
+      if (launch.hasClusterSize())
+        cluster = dims(launch.getClusterSizeOperandValues());
+      if (failed(cluster))
+        return launch.emitOpError("cluster sizes must be constants");
       int64_t dynShared = 0;
       if (Value s = launch.getDynamicSharedMemorySize()) {
         std::optional<int64_t> c = getConstantIntValue(s);
@@ -334,7 +339,7 @@ static LogicalResult buildSchedule(func::FuncOp host, const Signature &sig,
         return launch.emitOpError("kernel argument of type ")
                << a.getType() << " is not a buffer or a constant scalar";
       }
-      schedule.push_back(llvm::json::Object{
+      llvm::json::Object step{
           {"kind", "launch"},
           {"kernel", launch.getKernelName().getValue().str()},
           {"grid", std::move(*grid)},
@@ -345,7 +350,12 @@ static LogicalResult buildSchedule(func::FuncOp host, const Signature &sig,
           {"bytes_written", t.bytesWritten},
           {"dram_bytes_in_kernel", getDramBytesDuringKernel(t.bytesRead, t.bytesWritten, l2Bytes)},
           {"bank_conflicts_ld", t.bankConflictsLoad},
-          {"bank_conflicts_st", t.bankConflictsStore}});
+          {"bank_conflicts_st", t.bankConflictsStore}};
+      // Thread-block clusters only where the kernel needs them (older
+      // manifests and runtimes know no "cluster" key).
+      if (launch.hasClusterSize())
+        step["cluster"] = std::move(*cluster);
+      schedule.push_back(std::move(step));
       modelRead += t.bytesRead;
       modelWritten += t.bytesWritten;
       continue;

@@ -77,6 +77,9 @@ struct BufferBanks {
   /// Smallest address divisibility of a vector access, in bytes.
   int64_t vectorDivisibility = 256;
   int64_t wavefronts = 0;
+  /// Other blocks of the cluster read the buffer (memopt.cluster_load):
+  /// its layout must stay as they index it.
+  bool readRemotely = false;
 };
 
 struct MemoptBankFixPass final
@@ -146,6 +149,12 @@ struct MemoptBankFixPass final
       for (OpOperand &use : v.getUses()) {
         Operation *user = use.getOwner();
         where = user;
+        // Distributed shared memory reads go through the cluster's network,
+        // not this block's banks; they pin the layout (see repair).
+        if (isa<ClusterLoadOp>(user)) {
+          r.readRemotely = true;
+          continue;
+        }
         // Asynchronous copies are not rewritten by this pass.
         if (!isModelledAccess(user) || isa<nvgpu::DeviceAsyncCopyOp>(user) ||
             getAccessedMemref(user) != v) {
@@ -194,6 +203,12 @@ struct MemoptBankFixPass final
     }
     if (before->ways <= 1)
       return;
+    if (before->readRemotely) {
+      emitRemark(b.loc) << "bank conflicts (" << before->ways
+                        << "-way) not repaired: other blocks of the cluster "
+                           "read the buffer in its layout";
+      return;
+    }
     MemRefType type = b.type;
     if (type.getRank() < 2 || !type.hasStaticShape() ||
         !type.getLayout().isIdentity()) {

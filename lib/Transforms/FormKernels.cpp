@@ -44,6 +44,7 @@ struct MemoptFormKernelsPass final
     target.columnUnroll = std::max(1u, unsigned(columnUnroll));
     target.columnSliceBytes = std::max(1u, unsigned(columnSliceBytes));
     target.rowRegisterElements = std::max(1u, unsigned(rowRegisterElements));
+    target.maxClusterSize = std::max(1u, unsigned(maxClusterSize));
     IRRewriter rewriter(&getContext());
 
     if (strategy == KernelStrategy::Fused) {

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "memopt/Dialect/MemoptDialect.h"
 #include "memopt/Transforms/Passes.h"
 #include "memopt/Transforms/Transforms.h"
 
@@ -144,6 +145,20 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
   if (!launch.getPrivateAttributions().empty() ||
       !launch.getBody().hasOneBlock() || launch.getAsyncToken())
     return failure();
+  // A cluster runs as one unit: its blocks one after another in every
+  // phase, a cluster barrier splitting phases like a block barrier does
+  // (over all the cluster's threads), and each block's workgroup memory a
+  // slice of one buffer that distributed shared memory reads index.
+  int64_t cluster = 1;
+  if (launch.hasClusterSize()) {
+    gpu::KernelDim3 cs = *launch.getClusterSizeOperandValues();
+    std::optional<int64_t> cx = getConstantIntValue(cs.x),
+                           cy = getConstantIntValue(cs.y),
+                           cz = getConstantIntValue(cs.z);
+    if (!cx || cy != 1 || cz != 1 || *cx < 1)
+      return failure();
+    cluster = *cx;
+  }
   if (failed(lowerAsyncCopies(rewriter, launch)))
     return failure();
   Block &body = launch.getBody().front();
@@ -151,7 +166,8 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
   // shuffle splits the body into phases that every thread finishes before
   // the next begins.
   WalkResult nested = launch.getBody().walk([&](Operation *op) {
-    if (!isa<gpu::BarrierOp, gpu::ShuffleOp>(op))
+    if (!isa<gpu::BarrierOp, gpu::ShuffleOp, ClusterBarrierOp,
+             ClusterLoadOp>(op))
       return isa<gpu::AllReduceOp, gpu::SubgroupReduceOp>(op)
                  ? WalkResult::interrupt()
                  : WalkResult::advance();
@@ -170,7 +186,7 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
   SmallVector<SmallVector<Operation *>> phases(1);
   DenseMap<Operation *, unsigned> phaseOf;
   for (Operation &op : body.without_terminator()) {
-    if (isa<gpu::BarrierOp>(op)) {
+    if (isa<gpu::BarrierOp, ClusterBarrierOp>(op)) {
       phases.emplace_back();
       continue;
     }
@@ -191,10 +207,12 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
   std::optional<int64_t> bx = getConstantIntValue(blockSizes.x),
                          by = getConstantIntValue(blockSizes.y),
                          bz = getConstantIntValue(blockSizes.z);
-  bool needsPhases = phases.size() > 1 || !launch.getWorkgroupAttributions().empty();
+  bool needsPhases = phases.size() > 1 ||
+                     !launch.getWorkgroupAttributions().empty() || cluster > 1;
   if (needsPhases && (!bx || !by || !bz))
     return failure();
-  int64_t threads = needsPhases ? *bx * *by * *bz : 0;
+  int64_t blockThreads = needsPhases ? *bx * *by * *bz : 0;
+  int64_t threads = blockThreads * cluster;
 
   IRMapping map;
   gpu::KernelDim3 bids = launch.getBlockIds(), tids = launch.getThreadIds();
@@ -207,9 +225,21 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
   map.map(bdims.z, blockSizes.z);
   // Blocks run one after another on the host, so the per-block buffers
   // below are allocated once, before the grid loops, and reused.
-  // Workgroup memory becomes a host buffer per block.
+  // Workgroup memory becomes a host buffer per block (per cluster: one
+  // flat buffer, each block's memory a slice of it).
+  DenseMap<Value, Value> clusterMemory;
   for (BlockArgument wg : launch.getWorkgroupAttributions()) {
     auto t = cast<MemRefType>(wg.getType());
+    if (cluster > 1) {
+      if (!t.hasStaticShape() || !t.getLayout().isIdentity())
+        return failure();
+      auto flatType = MemRefType::get({t.getNumElements() * cluster},
+                                      t.getElementType());
+      clusterMemory[wg] = memref::AllocaOp::create(
+          rewriter, loc, flatType, ValueRange{}, ValueRange{},
+          rewriter.getI64IntegerAttr(64));
+      continue;
+    }
     auto hostType = MemRefType::get(t.getShape(), t.getElementType());
     // Aligned like shared memory: kernels read it with aligned vectors.
     map.map(wg, memref::AllocaOp::create(rewriter, loc, hostType, ValueRange{},
@@ -254,27 +284,77 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
         published[op] = memref::AllocaOp::create(
             rewriter, loc, MemRefType::get({threads}, shfl.getValue().getType()));
 
-  SmallVector<Value> blockIvs;
-  for (Value ub : {gridSizes.z, gridSizes.y, gridSizes.x}) {
+  SmallVector<Value> blockIvsOuter;
+  Value clustersX =
+      cluster > 1 ? arith::DivUIOp::create(rewriter, loc, gridSizes.x,
+                                           cst(cluster))
+                        .getResult()
+                  : gridSizes.x;
+  for (Value ub : {gridSizes.z, gridSizes.y, clustersX}) {
     auto forOp = scf::ForOp::create(rewriter, loc, zero, ub, one);
-    blockIvs.push_back(forOp.getInductionVar());
+    blockIvsOuter.push_back(forOp.getInductionVar());
     rewriter.setInsertionPointToStart(forOp.getBody());
   }
-  map.map(bids.z, blockIvs[0]);
-  map.map(bids.y, blockIvs[1]);
-  map.map(bids.x, blockIvs[2]);
+  map.map(bids.z, blockIvsOuter[0]);
+  map.map(bids.y, blockIvsOuter[1]);
+  map.map(bids.x, blockIvsOuter[2]);
+  if (cluster > 1) {
+    // Region values of a cluster launch: cluster ids and sizes.
+    gpu::KernelDim3 cids = *launch.getClusterIds();
+    gpu::KernelDim3 csizes = *launch.getClusterSize();
+    map.map(cids.x, blockIvsOuter[2]);
+    map.map(cids.y, blockIvsOuter[1]);
+    map.map(cids.z, blockIvsOuter[0]);
+    map.map(csizes.x, cst(cluster));
+    map.map(csizes.y, one);
+    map.map(csizes.z, one);
+  }
+  Value clusterIv = blockIvsOuter[2];
 
   OpBuilder::InsertionGuard guard(rewriter);
   Block *blockBody = rewriter.getInsertionBlock();
   for (auto [i, phase] : llvm::enumerate(phases)) {
     rewriter.setInsertionPoint(blockBody->getTerminator());
+    // The blocks of a cluster, one after another.
+    Value rank;
+    SmallVector<Value> blockIvs(blockIvsOuter);
+    IRMapping phaseMap = map;
+    if (cluster > 1) {
+      auto forOp = scf::ForOp::create(rewriter, loc, zero, cst(cluster), one);
+      rank = forOp.getInductionVar();
+      rewriter.setInsertionPointToStart(forOp.getBody());
+      blockIvs[2] = arith::AddIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(rewriter, loc, clusterIv, cst(cluster)), rank);
+      phaseMap.map(bids.x, blockIvs[2]);
+      for (auto &[wg, flat] : clusterMemory) {
+        auto t = cast<MemRefType>(wg.getType());
+        SmallVector<int64_t> strides;
+        int64_t offset;
+        (void)MemRefType::get(t.getShape(), t.getElementType())
+            .getStridesAndOffset(strides, offset);
+        Value start = arith::MulIOp::create(rewriter, loc, rank,
+                                            cst(t.getNumElements()));
+        phaseMap.map(wg, memref::ReinterpretCastOp::create(
+                             rewriter, loc,
+                             MemRefType::get(
+                                 t.getShape(), t.getElementType(),
+                                 StridedLayoutAttr::get(
+                                     rewriter.getContext(),
+                                     ShapedType::kDynamic, strides)),
+                             flat, OpFoldResult(start),
+                             getAsIndexOpFoldResult(rewriter.getContext(),
+                                                    t.getShape()),
+                             getAsIndexOpFoldResult(rewriter.getContext(),
+                                                    strides)));
+      }
+    }
     SmallVector<Value> tIvs;
     for (Value ub : {blockSizes.z, blockSizes.y, blockSizes.x}) {
       auto forOp = scf::ForOp::create(rewriter, loc, zero, ub, one);
       tIvs.push_back(forOp.getInductionVar());
       rewriter.setInsertionPointToStart(forOp.getBody());
     }
-    IRMapping phaseMap = map;
     phaseMap.map(tids.z, tIvs[0]);
     phaseMap.map(tids.y, tIvs[1]);
     phaseMap.map(tids.x, tIvs[2]);
@@ -284,6 +364,11 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
       t = arith::AddIOp::create(rewriter, loc, t, tIvs[1]);
       t = arith::MulIOp::create(rewriter, loc, t, blockSizes.x);
       linearTid = arith::AddIOp::create(rewriter, loc, t, tIvs[2]);
+      if (cluster > 1)
+        linearTid = arith::AddIOp::create(
+            rewriter, loc,
+            arith::MulIOp::create(rewriter, loc, rank, cst(blockThreads)),
+            linearTid);
     }
     // Reload values defined by earlier phases.
     for (auto &[value, slot] : slots) {
@@ -319,6 +404,30 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
                                 linearTid);
       }
     for (Operation *op : phase) {
+      // Another block's workgroup memory: its slice of the cluster buffer.
+      if (auto load = dyn_cast<ClusterLoadOp>(op)) {
+        auto wg = dyn_cast<BlockArgument>(load.getMemref());
+        Value flat = wg ? clusterMemory.lookup(wg) : Value();
+        if (!flat)
+          return failure();
+        MemRefType t = load.getMemRefType();
+        Value idx = arith::MulIOp::create(
+            rewriter, loc, phaseMap.lookupOrDefault(load.getRank()),
+            cst(t.getNumElements()));
+        int64_t stride = t.getNumElements();
+        for (auto [d, v] : llvm::enumerate(load.getIndices())) {
+          stride /= t.getDimSize(d);
+          idx = arith::AddIOp::create(
+              rewriter, loc, idx,
+              arith::MulIOp::create(rewriter, loc, phaseMap.lookupOrDefault(v),
+                                    cst(stride)));
+        }
+        Value v = memref::LoadOp::create(rewriter, loc, flat, idx);
+        phaseMap.map(load.getResult(), v);
+        if (Value slot = slots.lookup(load.getResult()))
+          memref::StoreOp::create(rewriter, loc, v, slot, linearTid);
+        continue;
+      }
       if (auto shfl = dyn_cast<gpu::ShuffleOp>(op)) {
         memref::StoreOp::create(rewriter, loc,
                                 phaseMap.lookupOrDefault(shfl.getValue()),

@@ -157,6 +157,8 @@ Status CudaDriver::load(const std::string &libraryPath) {
       {resolve(handle, fns.cuGetErrorString, "cuGetErrorString"),
        "cuGetErrorString"},
   };
+  // Optional: launches with thread-block clusters check it.
+  resolve(handle, fns.cuLaunchKernelEx, "cuLaunchKernelEx");
   for (const Entry &e : entries) {
     if (e.ok)
       continue;

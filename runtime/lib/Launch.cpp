@@ -158,6 +158,15 @@ DevicePipeline::create(const CudaDriver &driver, const Manifest &manifest) {
               .failed())
         return s.error();
     }
+    // Clusters over the portable 8 blocks must be allowed per kernel.
+    if (st.cluster[0] * st.cluster[1] * st.cluster[2] > 8 &&
+        (s = driver.check(
+             api.cuFuncSetAttribute(
+                 f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
+             "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED) for "
+             "kernel '" + st.kernel + "'"))
+            .failed())
+      return s.error();
   }
 
   p->allocations.assign(manifest.buffers.size(), 0);
@@ -201,7 +210,11 @@ CUdeviceptr DevicePipeline::address(int64_t id) const {
 
 std::string DevicePipeline::describeLaunch(const Step &st) const {
   std::string s = "kernel '" + st.kernel + "' grid " + dim3String(st.grid) +
-                  " block " + dim3String(st.block) + " shared " +
+                  " block " + dim3String(st.block) +
+                  (st.cluster == std::array<unsigned, 3>{1, 1, 1}
+                       ? std::string()
+                       : " cluster " + dim3String(st.cluster)) +
+                  " shared " +
                   std::to_string(st.sharedBytes) + " args [";
   for (size_t i = 0; i < st.args.size(); ++i) {
     const KernelArg &a = st.args[i];
@@ -348,10 +361,38 @@ Status DevicePipeline::launch(size_t stepIndex) {
     }
     params[i] = slot;
   }
-  CUresult rc = api.cuLaunchKernel(
-      functions[stepIndex], st.grid[0], st.grid[1], st.grid[2], st.block[0],
-      st.block[1], st.block[2], st.sharedBytes, nullptr,
-      params.empty() ? nullptr : params.data(), nullptr);
+  CUresult rc;
+  if (st.cluster != std::array<unsigned, 3>{1, 1, 1}) {
+    if (!api.cuLaunchKernelEx)
+      return makeError(ErrorKind::Cuda,
+                       m.pipeline + " schedule[" + std::to_string(stepIndex) +
+                           "]: thread-block clusters need cuLaunchKernelEx "
+                           "(CUDA 12 driver or newer)");
+    CUlaunchAttribute attr{};
+    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = st.cluster[0];
+    attr.value.clusterDim.y = st.cluster[1];
+    attr.value.clusterDim.z = st.cluster[2];
+    CUlaunchConfig cfg{};
+    cfg.gridDimX = st.grid[0];
+    cfg.gridDimY = st.grid[1];
+    cfg.gridDimZ = st.grid[2];
+    cfg.blockDimX = st.block[0];
+    cfg.blockDimY = st.block[1];
+    cfg.blockDimZ = st.block[2];
+    cfg.sharedMemBytes = st.sharedBytes;
+    cfg.hStream = nullptr;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    rc = api.cuLaunchKernelEx(&cfg, functions[stepIndex],
+                              params.empty() ? nullptr : params.data(),
+                              nullptr);
+  } else {
+    rc = api.cuLaunchKernel(functions[stepIndex], st.grid[0], st.grid[1],
+                            st.grid[2], st.block[0], st.block[1], st.block[2],
+                            st.sharedBytes, nullptr,
+                            params.empty() ? nullptr : params.data(), nullptr);
+  }
   return drv.check(rc, m.pipeline + " schedule[" + std::to_string(stepIndex) +
                            "]: cuLaunchKernel failed for " +
                            describeLaunch(st));

@@ -470,6 +470,20 @@ static Status parseStep(const FieldReader &r, const json::Value &js,
   if (threads > 1024)
     return r.error(ctx + ".block", "block has " + std::to_string(threads) +
                                        " threads, more than 1024");
+  if (js.find("cluster")) {
+    if ((s = r.getDim3(js, ctx, "cluster", st.cluster)).failed())
+      return s;
+    for (int d = 0; d < 3; ++d)
+      if (st.grid[d] % st.cluster[d] != 0)
+        return r.error(ctx + ".cluster",
+                       "cluster dimension " + std::to_string(st.cluster[d]) +
+                           " does not divide grid dimension " +
+                           std::to_string(st.grid[d]));
+    uint64_t blocks = uint64_t(st.cluster[0]) * st.cluster[1] * st.cluster[2];
+    if (blocks > 16)
+      return r.error(ctx + ".cluster", "cluster of " + std::to_string(blocks) +
+                                           " blocks, more than 16");
+  }
   if (js.find("shared_bytes")) {
     int64_t shared;
     if ((s = r.getInt(js, ctx, "shared_bytes", shared, 0, 0x7fffffff)).failed())

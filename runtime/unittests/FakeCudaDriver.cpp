@@ -22,6 +22,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "memopt-runtime/Driver.h"
+
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -217,6 +219,22 @@ CUresult cuLaunchKernel(void *fn, unsigned, unsigned, unsigned, unsigned,
     return 0;
   }
   return 1; // CUDA_ERROR_INVALID_VALUE: unknown kernel behaviour
+}
+// Cluster launches: the fake runs them like any launch, and records the
+// cluster shape for the tests (memopt_fake_last_cluster).
+unsigned memopt_fake_last_cluster[3] = {0, 0, 0};
+CUresult cuLaunchKernelEx(const memopt::runtime::CUlaunchConfig *cfg,
+                          void *fn, void **params, void **extra) {
+  using memopt::runtime::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  for (unsigned i = 0; i < cfg->numAttrs; ++i)
+    if (cfg->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+      memopt_fake_last_cluster[0] = cfg->attrs[i].value.clusterDim.x;
+      memopt_fake_last_cluster[1] = cfg->attrs[i].value.clusterDim.y;
+      memopt_fake_last_cluster[2] = cfg->attrs[i].value.clusterDim.z;
+    }
+  return cuLaunchKernel(fn, cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ,
+                        cfg->blockDimX, cfg->blockDimY, cfg->blockDimZ,
+                        cfg->sharedMemBytes, cfg->hStream, params, extra);
 }
 CUresult cuEventCreate(void **e, unsigned) {
   *e = new FakeEvent;

@@ -18,6 +18,7 @@
 #include "gtest/gtest.h"
 
 #include <cstring>
+#include <dlfcn.h>
 
 using namespace memopt::runtime;
 
@@ -67,6 +68,36 @@ TEST_F(LaunchTest, RunsLaunchAndCopyStepsAndAliases) {
     EXPECT_EQ(t->stepMedianMs.size(), m.schedule.size());
     EXPECT_GE(t->totalMedianMs, 0.0);
   }
+}
+
+TEST_F(LaunchTest, ClusterLaunchGoesThroughLaunchKernelEx) {
+  test::writeAddWorkload(dir);
+  Manifest m = load("add.optimized.json");
+  m.schedule[0].cluster = {2, 1, 1};
+  auto p = DevicePipeline::create(drv, m);
+  ASSERT_TRUE(p.succeeded()) << p.error().message;
+  EXPECT_NE((*p)->describeLaunch(m.schedule[0]).find(" cluster [2,1,1] "),
+            std::string::npos)
+      << (*p)->describeLaunch(m.schedule[0]);
+  auto inputs = makeInputs(m, 5);
+  ASSERT_TRUE((*p)->upload(inputs).succeeded());
+  ASSERT_TRUE((*p)->run(true).succeeded());
+  void *fake = dlopen(MEMOPT_FAKE_DRIVER_LIB, RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(fake, nullptr);
+  auto *cluster =
+      static_cast<unsigned *>(dlsym(fake, "memopt_fake_last_cluster"));
+  ASSERT_NE(cluster, nullptr);
+  EXPECT_EQ(cluster[0], 2u);
+  EXPECT_EQ(cluster[1], 1u);
+  EXPECT_EQ(cluster[2], 1u);
+  dlclose(fake);
+  std::vector<unsigned char> out;
+  ASSERT_TRUE((*p)->download(2, out).succeeded());
+  const float *a = reinterpret_cast<const float *>(inputs[0].data());
+  const float *b = reinterpret_cast<const float *>(inputs[1].data());
+  const float *y = reinterpret_cast<const float *>(out.data());
+  for (int i = 0; i < 1024; ++i)
+    ASSERT_EQ(y[i], a[i] + b[i]) << "element " << i;
 }
 
 TEST_F(LaunchTest, AliasAddressIncludesOffset) {

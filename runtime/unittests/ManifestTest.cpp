@@ -89,6 +89,16 @@ TEST(ManifestTest, LoadsValidManifest) {
   EXPECT_EQ(offset, 0);
 }
 
+TEST(ManifestTest, LoadsClusterShape) {
+  Expected<Manifest> m = parseManifest(
+      patched(R"("shared_bytes": 0,)", R"("cluster": [2], "shared_bytes": 0,)"));
+  ASSERT_TRUE(m.succeeded()) << m.error().message;
+  EXPECT_EQ(m->schedule[0].cluster, (std::array<unsigned, 3>{2, 1, 1}));
+  Expected<Manifest> plain = parseManifest(kValid);
+  ASSERT_TRUE(plain.succeeded()) << plain.error().message;
+  EXPECT_EQ(plain->schedule[0].cluster, (std::array<unsigned, 3>{1, 1, 1}));
+}
+
 TEST(ManifestTest, BuffersMayBeListedOutOfOrder) {
   std::string s = kValid;
   // Swap the first two buffer lines: ids stay dense.
@@ -150,6 +160,13 @@ const BadCase kBadCases[] = {
     {R"("grid": [2, 1, 1])", R"("grid": [0, 1, 1])", "schedule[0].grid[0]: expected a positive"},
     {R"("grid": [2, 1, 1])", R"("grid": [])", "schedule[0].grid: expected 1 to 3 dimensions"},
     {R"("block": [128, 1, 1])", R"("block": [1024, 2, 1])", "schedule[0].block: block has 2048 threads"},
+    {R"("shared_bytes": 0,)", R"("cluster": [3, 1, 1], "shared_bytes": 0,)",
+     "schedule[0].cluster: cluster dimension 3 does not divide grid dimension 2"},
+    {R"("grid": [2, 1, 1], "block": [128, 1, 1],)",
+     R"("grid": [32, 1, 1], "block": [128, 1, 1], "cluster": [32, 1, 1],)",
+     "schedule[0].cluster: cluster of 32 blocks, more than 16"},
+    {R"("shared_bytes": 0,)", R"("cluster": [0, 1, 1], "shared_bytes": 0,)",
+     "schedule[0].cluster[0]: expected a positive"},
     {R"("kernel": "k0",)", "", "schedule[0].kernel: missing required field"},
     {R"("bytes_read": 128,)", "", "schedule[0].bytes_read: missing required field"},
     {R"("kind": "launch")", R"("kind": "memset")", "schedule[0].kind: unknown step kind"},

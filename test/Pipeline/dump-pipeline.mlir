@@ -23,8 +23,8 @@
 // CHECK-NEXT:    canonicalize
 // CHECK-NEXT:    cse,
 // CHECK-NEXT:    func.func(
-// OPT-NEXT:        memopt-form-kernels{block-size=256 column-rows-per-block=256 column-slice-bytes=64 column-unroll=16 max-threads-per-block=1024 row-chunks-per-thread=8 row-register-elements=32 strategy=fused vector-bytes=16 warp-size=32}
-// BASE-NEXT:       memopt-form-kernels{block-size=256 column-rows-per-block=256 column-slice-bytes=64 column-unroll=16 max-threads-per-block=1024 row-chunks-per-thread=8 row-register-elements=32 strategy=naive vector-bytes=16 warp-size=32}
+// OPT-NEXT:        memopt-form-kernels{block-size=256 column-rows-per-block=256 column-slice-bytes=64 column-unroll=16 max-cluster-size=8 max-threads-per-block=1024 row-chunks-per-thread=8 row-register-elements=32 strategy=fused vector-bytes=16 warp-size=32}
+// BASE-NEXT:       memopt-form-kernels{block-size=256 column-rows-per-block=256 column-slice-bytes=64 column-unroll=16 max-cluster-size=8 max-threads-per-block=1024 row-chunks-per-thread=8 row-register-elements=32 strategy=naive vector-bytes=16 warp-size=32}
 // CHECK-NEXT:    ),
 // CHECK-NEXT:    canonicalize
 // CHECK-NEXT:    cse,
@@ -38,6 +38,7 @@
 // CHECK-NEXT:    memopt-merge-kernel-modules,
 // CHECK-NEXT:    memopt-mark-readonly-args,
 // CHECK-NEXT:    gpu.module(
+// CHECK-NEXT:      memopt-lower-cluster-ops,
 // CHECK-NEXT:      lower-affine,
 // CHECK-NEXT:      convert-scf-to-cf
 // CHECK-NEXT:      memopt-lower-gpu-math,
@@ -54,7 +55,8 @@
 // CHECK-NEXT:  )
 
 // Pipeline options reach the passes.
-// OPTS:        memopt-form-kernels{block-size=128 {{.*}}strategy=fused
+// Clusters need sm_90: older chips stream long rows.
+// OPTS:        memopt-form-kernels{block-size=128 {{.*}}max-cluster-size=1 {{.*}}strategy=fused
 // OPTS:        nvvm-attach-target{O=2 chip=sm_80 {{.*}}features=+ptx75
 
 func.func @f() {

@@ -1,4 +1,4 @@
-// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(memopt-form-kernels{strategy=fused block-size=256 max-threads-per-block=1024 warp-size=32 vector-bytes=16 row-chunks-per-thread=4}, canonicalize, cse))" | FileCheck %s
+// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(memopt-form-kernels{strategy=fused block-size=256 max-threads-per-block=1024 warp-size=32 vector-bytes=16 row-chunks-per-thread=4 max-cluster-size=1}, canonicalize, cse))" | FileCheck %s
 
 // Fused strategy: row groups, vectorized elementwise chains, tiled transposes,
 // column reductions with atomics.

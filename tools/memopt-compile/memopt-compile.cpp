@@ -80,6 +80,12 @@ int main(int argc, char **argv) {
       llvm::cl::desc("Row kernels: most row elements per thread kept in "
                      "registers; longer rows are streamed in tiles"),
       llvm::cl::init(32));
+  llvm::cl::opt<unsigned> maxClusterSize(
+      "max-cluster-size",
+      llvm::cl::desc("Row kernels: most blocks of a thread-block cluster "
+                     "sharing a row too long for one block's registers (1: "
+                     "stream such rows)"),
+      llvm::cl::init(8));
   llvm::cl::opt<unsigned> stages(
       "stages",
       llvm::cl::desc("Software pipelining: tiles in flight (1 = no "
@@ -123,6 +129,7 @@ int main(int argc, char **argv) {
   config.blockSize = blockSize;
   config.rowRegisterElements = rowRegisterElements;
   config.pipelineStages = stages;
+  config.maxClusterSize = maxClusterSize;
   StringRef stem = llvm::sys::path::filename(output);
   FailureOr<Artifact> artifact =
       compileArtifact(*module, kind, config, stem, function);

@@ -14,10 +14,12 @@
 #ifndef MEMOPT_TRANSFORMS_PASSES_H
 #define MEMOPT_TRANSFORMS_PASSES_H
 
+#include "memopt/Dialect/MemoptDialect.h"
 #include "memopt/Transforms/Options.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

@@ -79,7 +79,8 @@ def MemoptFormKernelsPass
   let dependentDialects = ["gpu::GPUDialect", "scf::SCFDialect",
                            "arith::ArithDialect", "memref::MemRefDialect",
                            "vector::VectorDialect", "math::MathDialect",
-                           "affine::AffineDialect", "ub::UBDialect"];
+                           "affine::AffineDialect", "ub::UBDialect",
+                           "memopt::MemoptDialect"];
   let options = [
     Option<"strategy", "strategy", "mlir::memopt::KernelStrategy",
            "mlir::memopt::KernelStrategy::Fused",
@@ -106,7 +107,11 @@ def MemoptFormKernelsPass
            "Whole-column reductions: contiguous row bytes per block">,
     Option<"rowRegisterElements", "row-register-elements", "unsigned", "32",
            "Row kernels: most row elements per thread kept in registers; "
-           "longer rows are streamed in tiles">
+           "longer rows are streamed in tiles">,
+    Option<"maxClusterSize", "max-cluster-size", "unsigned", "8",
+           "Row kernels: most blocks of a thread-block cluster that share a "
+           "row too long for one block's registers (1: stream such rows "
+           "instead)">
   ];
   let statistics = [
     Statistic<"numKernels", "num-kernels", "Kernels formed">,
@@ -251,6 +256,20 @@ def MemoptLaunchToLoopsPass
     lock-step execution is reported with an error.
   }];
   let dependentDialects = ["scf::SCFDialect", "arith::ArithDialect"];
+}
+
+def MemoptLowerClusterOpsPass : Pass<"memopt-lower-cluster-ops"> {
+  let summary = "Lower memopt's cluster operations to NVVM";
+  let description = [{
+    Runs on outlined kernels before GPU-to-NVVM conversion.
+    `memopt.cluster_barrier` becomes `nvvm.cluster.arrive` and
+    `nvvm.cluster.wait` (aligned); `memopt.cluster_load` becomes the
+    buffer's shared address (`memref.extract_aligned_pointer_as_index`),
+    mapped into the other block's window with `nvvm.mapa` and read through
+    an `llvm.load` in the shared::cluster address space.
+  }];
+  let dependentDialects = ["NVVM::NVVMDialect", "LLVM::LLVMDialect",
+                           "arith::ArithDialect", "memref::MemRefDialect"];
 }
 
 def MemoptMergeKernelModulesPass

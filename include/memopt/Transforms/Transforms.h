@@ -56,6 +56,12 @@ struct KernelTargetInfo {
   /// kernels reserve over half of it so that one row is in flight per
   /// multiprocessor: their later passes re-read the row from L2.
   unsigned sharedMemoryPerMultiprocessor = 228 * 1024;
+  /// Row kernels: a row too long for one block's registers is split over
+  /// the blocks of a thread-block cluster of up to this many blocks (8: the
+  /// portable limit), which combine their partial reductions through
+  /// distributed shared memory; each row is then read from DRAM once. 1
+  /// streams such rows instead.
+  unsigned maxClusterSize = 8;
 };
 
 /// Replaces `op` (a linalg.generic on memrefs with static shapes) by one

@@ -31,6 +31,7 @@
 #include "KernelUtils.h"
 
 #include "memopt/Analysis/AccessPattern.h"
+#include "memopt/Dialect/MemoptDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -860,23 +861,65 @@ static void storeResults(OpBuilder &b, EmitState &st, const Group &group,
   }
 }
 
-/// Combines `partial` across the CTA; every thread gets the result.
 /// Type in which partials of `t` travel between threads (shuffles and the
 /// shared-memory exchange are 32-bit).
 static Type exchangeType(Type t) {
   return t.isF16() || t.isBF16() ? Float32Type::get(t.getContext()) : t;
 }
 
+namespace {
+/// A row split over the blocks of a thread-block cluster: each block holds
+/// its slice of the row in registers and the blocks combine their totals
+/// through distributed shared memory.
+struct RowCluster {
+  int64_t size = 1;
+  /// This block's rank in the cluster.
+  Value rank;
+  /// Workgroup buffer [reductions] of exchange type: each block's total of
+  /// each reduction, read by every block of the cluster.
+  Value totals;
+};
+} // namespace
+
+/// Combines the block totals `total` of reduction `slot` across the
+/// cluster: thread 0 publishes it, a cluster barrier, then every thread
+/// reads the totals of all blocks in rank order (so that every block
+/// computes the same bits).
+static Value clusterReduce(OpBuilder &b, Location loc, Value total,
+                           arith::AtomicRMWKind kind, Value tid,
+                           const RowCluster &cluster, unsigned slot) {
+  Value cSlot = cIdx(b, loc, slot);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Value isT0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                                       cIdx(b, loc, 0));
+    auto ifOp = scf::IfOp::create(b, loc, isT0, false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    memref::StoreOp::create(b, loc, total, cluster.totals, ValueRange{cSlot});
+  }
+  ClusterBarrierOp::create(b, loc);
+  Value acc;
+  for (int64_t r = 0; r < cluster.size; ++r) {
+    Value x = ClusterLoadOp::create(
+        b, loc, cast<MemRefType>(cluster.totals.getType()).getElementType(),
+        cluster.totals, cIdx(b, loc, r), ValueRange{cSlot});
+    acc = acc ? arith::getReductionOp(kind, b, loc, acc, x) : x;
+  }
+  return acc;
+}
+
+/// Combines `partial` across the CTA (and the cluster, if any); every
+/// thread gets the result.
 static Value blockReduce(OpBuilder &b, Location loc, Value partial,
                          arith::AtomicRMWKind kind, unsigned threads,
                          unsigned warpSize, Value tid, Value smem,
-                         unsigned slot) {
+                         unsigned slot, const RowCluster *cluster = nullptr) {
   Type origType = partial.getType();
   Type xType = exchangeType(origType);
   if (xType != origType) {
     Value wide = arith::ExtFOp::create(b, loc, xType, partial);
     Value r = blockReduce(b, loc, wide, kind, threads, warpSize, tid, smem,
-                          slot);
+                          slot, cluster);
     return arith::TruncFOp::create(b, loc, origType, r);
   }
   Value v = partial;
@@ -885,28 +928,31 @@ static Value blockReduce(OpBuilder &b, Location loc, Value partial,
                                        gpu::ShuffleMode::XOR);
     v = arith::getReductionOp(kind, b, loc, v, shfl.getShuffleResult());
   }
-  if (threads <= warpSize)
-    return v;
-  unsigned numWarps = threads / warpSize;
-  Value cWarp = cIdx(b, loc, warpSize);
-  Value lane = arith::RemUIOp::create(b, loc, tid, cWarp);
-  Value warp = arith::DivUIOp::create(b, loc, tid, cWarp);
-  Value isLane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
-                                        cIdx(b, loc, 0));
-  {
-    OpBuilder::InsertionGuard guard(b);
-    auto ifOp = scf::IfOp::create(b, loc, isLane0, false);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    memref::StoreOp::create(b, loc, v, smem,
-                            ValueRange{cIdx(b, loc, slot), warp});
+  Value total = v;
+  if (threads > warpSize) {
+    unsigned numWarps = threads / warpSize;
+    Value cWarp = cIdx(b, loc, warpSize);
+    Value lane = arith::RemUIOp::create(b, loc, tid, cWarp);
+    Value warp = arith::DivUIOp::create(b, loc, tid, cWarp);
+    Value isLane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          lane, cIdx(b, loc, 0));
+    {
+      OpBuilder::InsertionGuard guard(b);
+      auto ifOp = scf::IfOp::create(b, loc, isLane0, false);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      memref::StoreOp::create(b, loc, v, smem,
+                              ValueRange{cIdx(b, loc, slot), warp});
+    }
+    gpu::BarrierOp::create(b, loc);
+    total = arith::getIdentityValue(kind, v.getType(), b, loc);
+    for (unsigned w = 0; w < numWarps; ++w) {
+      Value x = memref::LoadOp::create(
+          b, loc, smem, ValueRange{cIdx(b, loc, slot), cIdx(b, loc, w)});
+      total = arith::getReductionOp(kind, b, loc, total, x);
+    }
   }
-  gpu::BarrierOp::create(b, loc);
-  Value total = arith::getIdentityValue(kind, v.getType(), b, loc);
-  for (unsigned w = 0; w < numWarps; ++w) {
-    Value x = memref::LoadOp::create(
-        b, loc, smem, ValueRange{cIdx(b, loc, slot), cIdx(b, loc, w)});
-    total = arith::getReductionOp(kind, b, loc, total, x);
-  }
+  if (cluster && cluster->size > 1)
+    total = clusterReduce(b, loc, total, kind, tid, *cluster, slot);
   return total;
 }
 
@@ -963,10 +1009,11 @@ static void setupShiftedChunks(OpBuilder &b, EmitState &st, Value row,
 
 /// Per-thread state of a one-row-per-block kernel: block x is the row.
 static void initRowState(OpBuilder &b, EmitState &st, gpu::LaunchOp launch,
-                         const Group &group, unsigned vec) {
+                         const Group &group, unsigned vec,
+                         Value row = Value()) {
   st.vec = vec;
-  st.outerIds =
-      delinearize(b, st.loc, launch.getBlockIds().x, group.outer);
+  st.outerIds = delinearize(b, st.loc, row ? row : launch.getBlockIds().x,
+                            group.outer);
   st.kernelEntry = &launch.getBody().front();
   st.rowShape.assign(group.outer.begin(), group.outer.end());
   st.rowShape.push_back(group.inner);
@@ -1002,10 +1049,11 @@ static FailureOr<MemRefType> getExchangeType(OpBuilder &b, const Group &group,
 static void finishReduction(OpBuilder &b, EmitState &st, const GroupOp &g,
                             Value partial, unsigned threads,
                             const KernelTargetInfo &target, Value tid,
-                            Value smem, unsigned slot) {
+                            Value smem, unsigned slot,
+                            const RowCluster *cluster = nullptr) {
   Location loc = st.loc;
   Value total = blockReduce(b, loc, partial, g.kind, threads, target.warpSize,
-                            tid, smem, slot);
+                            tid, smem, slot, cluster);
   OpOperand &out = g.op.getDpsInitsMutable()[0];
   Value root = getRootBuffer(out.get());
   Value init;
@@ -1184,40 +1232,87 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
   threads = std::clamp<int64_t>(threads, target.warpSize,
                                 target.maxThreadsPerBlock);
   int64_t numChunks = llvm::divideCeil(chunksPerRow, threads);
-  if (numChunks * vec > target.rowRegisterElements)
-    return emitStreamedRowKernel(b, group, target, why);
+  // A row too long for one block's registers is split over the blocks of a
+  // cluster, each holding a slice of whole chunks per thread; their totals
+  // meet in distributed shared memory, so the row is read from DRAM once.
+  int64_t clusterSize = 1;
+  if (numChunks * vec > target.rowRegisterElements) {
+    int64_t maxChunks =
+        std::max<int64_t>(1, target.rowRegisterElements / vec);
+    clusterSize = llvm::divideCeil(
+        chunksPerRow, maxChunks * (int64_t)target.maxThreadsPerBlock);
+    if (clusterSize > (int64_t)target.maxClusterSize) {
+      group.ops.front().op.emitRemark()
+          << "row of " << group.inner << " elements streamed in tiles: "
+          << "holding it in registers takes a cluster of " << clusterSize
+          << " blocks, more than max-cluster-size ("
+          << target.maxClusterSize << ")";
+      return emitStreamedRowKernel(b, group, target, why);
+    }
+    // Balance the slices: fewest chunks per thread, then fewest threads.
+    numChunks = llvm::divideCeil(
+        chunksPerRow, clusterSize * (int64_t)target.maxThreadsPerBlock);
+    threads = llvm::alignTo(
+        llvm::divideCeil(chunksPerRow, clusterSize * numChunks),
+        target.warpSize);
+    threads = std::clamp<int64_t>(threads, target.warpSize,
+                                  target.maxThreadsPerBlock);
+  }
   SmallVector<Type> wgTypes;
   FailureOr<MemRefType> exchange = getExchangeType(b, group, target, why);
   if (failed(exchange))
     return failure();
   if (threads > target.warpSize)
     wgTypes.push_back(*exchange);
+  if (clusterSize > 1)
+    wgTypes.push_back(MemRefType::get({exchange->getDimSize(0)},
+                                      exchange->getElementType(), AffineMap(),
+                                      exchange->getMemorySpace()));
 
   // Insert at the last op: every view the group uses is defined by then,
   // and only allocations, views and constants sit between group members.
   b.setInsertionPoint(group.ops.back().op);
-  gpu::LaunchOp launch = createLaunch(b, loc, {rows}, {threads}, wgTypes);
+  gpu::LaunchOp launch = createLaunch(b, loc, {rows * clusterSize}, {threads},
+                                      wgTypes, clusterSize);
   Value row = launch.getBlockIds().x;
   Value tid = launch.getThreadIds().x;
   Value smem;
-  if (!wgTypes.empty())
+  if (threads > target.warpSize)
     smem = launch.getWorkgroupAttributions().front();
+  RowCluster cluster;
+  cluster.size = clusterSize;
+  // Chunks of the row before this block's slice.
+  Value sliceStart = cIdx(b, loc, 0);
+  if (clusterSize > 1) {
+    // Consecutive blocks along x form a cluster: block x holds slice
+    // x mod C of row x / C.
+    Value cC = cIdx(b, loc, clusterSize);
+    cluster.rank = arith::RemUIOp::create(b, loc, row, cC);
+    cluster.totals = launch.getWorkgroupAttributions().back();
+    row = arith::DivUIOp::create(b, loc, row, cC);
+    sliceStart = arith::MulIOp::create(b, loc, cluster.rank,
+                                       cIdx(b, loc, numChunks * threads));
+  }
   EmitState st(loc);
-  initRowState(b, st, launch, group, vec);
+  initRowState(b, st, launch, group, vec, row);
+  bool mayPassRow = clusterSize * numChunks * threads > chunksPerRow;
   if (shifted) {
     SmallVector<Value> chunks;
     for (int64_t c = 0; c < numChunks; ++c)
-      chunks.push_back(
-          arith::AddIOp::create(b, loc, cIdx(b, loc, c * threads), tid));
-    setupShiftedChunks(b, st, row, chunks, group.inner, rows,
-                       numChunks * threads > chunksPerRow);
+      chunks.push_back(arith::AddIOp::create(
+          b, loc, sliceStart,
+          arith::AddIOp::create(b, loc, cIdx(b, loc, c * threads), tid)));
+    setupShiftedChunks(b, st, row, chunks, group.inner, rows, mayPassRow);
   }
   for (int64_t c = 0; !shifted && c < numChunks; ++c) {
-    // Chunk c of thread t covers inner [(c*T + t)*v, +v): coalesced.
-    Value chunk = arith::AddIOp::create(b, loc, cIdx(b, loc, c * threads), tid);
+    // Chunk c of thread t covers inner [(c*T + t)*v, +v) of its slice:
+    // coalesced.
+    Value chunk = arith::AddIOp::create(
+        b, loc, sliceStart,
+        arith::AddIOp::create(b, loc, cIdx(b, loc, c * threads), tid));
     Value base = arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec));
     st.chunkBase.push_back(base);
-    if ((c + 1) * threads > chunksPerRow)
+    if (clusterSize > 1 ? mayPassRow : (c + 1) * threads > chunksPerRow)
       st.chunkValid.push_back(arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::ult, chunk,
           cIdx(b, loc, chunksPerRow)));
@@ -1229,13 +1324,28 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
     Value partial;
     emitOp(b, st, g, numChunks, partial);
     if (g.role == RowRole::Reduce)
-      finishReduction(b, st, g, partial, threads, target, tid, smem, slot++);
+      finishReduction(b, st, g, partial, threads, target, tid, smem, slot++,
+                      &cluster);
   }
-  if (overwritesItsInput(group))
-    gpu::BarrierOp::create(b, loc);
+  // Every block of the cluster has read what it overwrites (a reduction's
+  // initial value) before any stores.
+  if (overwritesItsInput(group)) {
+    if (clusterSize > 1)
+      ClusterBarrierOp::create(b, loc);
+    else
+      gpu::BarrierOp::create(b, loc);
+  }
   Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
                                        cIdx(b, loc, 0));
+  if (clusterSize > 1)
+    leader = arith::AndIOp::create(
+        b, loc, leader,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, cluster.rank,
+                              cIdx(b, loc, 0)));
   storeResults(b, st, group, numChunks, leader);
+  // No block may exit while another still reads its totals.
+  if (clusterSize > 1 && slot > 0)
+    ClusterBarrierOp::create(b, loc);
   return launch;
 }
 

@@ -23,7 +23,8 @@ using namespace mlir::memopt::kf;
 gpu::LaunchOp kf::createLaunch(OpBuilder &b, Location loc,
                                    ArrayRef<int64_t> grid,
                                    ArrayRef<int64_t> block,
-                                   TypeRange workgroupAttributions) {
+                                   TypeRange workgroupAttributions,
+                                   int64_t clusterX) {
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
@@ -34,8 +35,17 @@ gpu::LaunchOp kf::createLaunch(OpBuilder &b, Location loc,
       b, loc, cst(at(grid, 0)), cst(at(grid, 1)), cst(at(grid, 2)),
       cst(at(block, 0)), cst(at(block, 1)), cst(at(block, 2)),
       /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/{}, workgroupAttributions);
+      /*asyncDependencies=*/{}, workgroupAttributions,
+      /*privateAttributions=*/{},
+      clusterX > 1 ? cst(clusterX) : Value(), clusterX > 1 ? cst(1) : Value(),
+      clusterX > 1 ? cst(1) : Value());
   Block &body = launch.getBody().front();
+  // Upstream's builder adds the region values of a plain launch only (the
+  // parser adds the cluster ids and sizes): add those six after them.
+  if (clusterX > 1)
+    for (unsigned i = 0; i < 6; ++i)
+      body.insertArgument(gpu::LaunchOp::kNumConfigRegionAttributes + i,
+                          b.getIndexType(), loc);
   b.setInsertionPointToEnd(&body);
   auto term = gpu::TerminatorOp::create(b, loc);
   b.setInsertionPoint(term);

@@ -25,10 +25,12 @@ namespace mlir::memopt::kf {
 
 /// Creates a 1-D (or 3-D) gpu.launch with constant sizes before the current
 /// insertion point and leaves the builder at the start of its body, before
-/// the gpu.terminator it adds.
+/// the gpu.terminator it adds. A `clusterX` above 1 groups that many
+/// consecutive blocks along x into a thread-block cluster.
 gpu::LaunchOp createLaunch(OpBuilder &b, Location loc,
                            ArrayRef<int64_t> grid, ArrayRef<int64_t> block,
-                           TypeRange workgroupAttributions = {});
+                           TypeRange workgroupAttributions = {},
+                           int64_t clusterX = 1);
 
 /// Index values for the results of `map` applied to `ivs`.
 SmallVector<Value> expandIndices(OpBuilder &b, Location loc, AffineMap map,

@@ -99,6 +99,8 @@ struct Step {
   std::string kernel;
   std::array<unsigned, 3> grid{1, 1, 1};
   std::array<unsigned, 3> block{1, 1, 1};
+  /// Thread-block cluster shape; {1, 1, 1} launches without clusters.
+  std::array<unsigned, 3> cluster{1, 1, 1};
   unsigned sharedBytes = 0;
   std::vector<KernelArg> args;
   // Copy.

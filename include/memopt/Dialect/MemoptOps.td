@@ -1,0 +1,83 @@
+//===- MemoptOps.td - memopt's own operations ---------------*- tablegen -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The few operations memopt's kernels need and upstream has no
+// memref-level form for: thread-block cluster synchronization and reads of
+// another block's shared memory (distributed shared memory). They keep
+// kernels analyzable and runnable on the host (memopt-launch-to-loops);
+// memopt-lower-cluster-ops turns them into NVVM just before the GPU
+// lowering.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_DIALECT_MEMOPTOPS_TD
+#define MEMOPT_DIALECT_MEMOPTOPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Memopt_Dialect : Dialect {
+  let name = "memopt";
+  let cppNamespace = "::mlir::memopt";
+  let summary = "memopt's kernel-level operations";
+  let description = [{
+    Operations memopt's kernel formation emits inside `gpu.launch` bodies
+    where upstream dialects have no memref-level equivalent.
+  }];
+}
+
+class Memopt_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Memopt_Dialect, mnemonic, traits>;
+
+def Memopt_ClusterBarrierOp : Memopt_Op<"cluster_barrier"> {
+  let summary = "barrier across every thread of a thread-block cluster";
+  let description = [{
+    Every thread of every block of the launch's cluster waits here until all
+    have arrived. Memory operations before it (shared, distributed shared
+    and global) are visible to every thread of the cluster after it
+    (release on arrival, acquire on leaving). Like `gpu.barrier`, all
+    threads must reach it in uniform control flow. It also keeps a block's
+    shared memory alive: a block must not exit while others may still read
+    its shared memory, so kernels that read it end with one.
+
+    Lowers to `barrier.cluster.arrive.aligned` and
+    `barrier.cluster.wait.aligned`.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Memopt_ClusterLoadOp : Memopt_Op<"cluster_load", [
+    TypesMatchWith<"result type matches the element type of the buffer",
+                   "memref", "result",
+                   "::llvm::cast<MemRefType>($_self).getElementType()">]> {
+  let summary = "read an element of another block's shared memory";
+  let description = [{
+    Reads element `indices` of workgroup buffer `memref` as held by the
+    block of rank `rank` in the launch's (one-dimensional) cluster, i.e.
+    through distributed shared memory (`mapa` then `ld.shared::cluster`).
+    The buffer must be a workgroup memref of static shape and identity
+    layout; `rank` must be below the cluster size (not checked).
+  }];
+  let arguments = (ins
+    Arg<AnyStaticShapeMemRef, "the buffer, as laid out in every block",
+        [MemRead]>:$memref,
+    Index:$rank,
+    Variadic<Index>:$indices);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $memref `[` $indices `]` `from` $rank attr-dict `:` type($memref)
+  }];
+  let extraClassDeclaration = [{
+    MemRefType getMemRefType() {
+      return ::llvm::cast<MemRefType>(getMemref().getType());
+    }
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // MEMOPT_DIALECT_MEMOPTOPS_TD

@@ -1,0 +1,45 @@
+//===- MemoptDialect.cpp - memopt's own operations -----------*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "memopt/Dialect/MemoptDialect.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+#include "memopt/Dialect/MemoptDialect.cpp.inc"
+
+void MemoptDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "memopt/Dialect/MemoptOps.cpp.inc"
+      >();
+}
+
+LogicalResult ClusterLoadOp::verify() {
+  MemRefType type = getMemRefType();
+  if (!gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type))
+    return emitOpError("reads shared memory: expected a workgroup memref, got ")
+           << type;
+  if (!type.getLayout().isIdentity())
+    return emitOpError("expected an identity layout, got ") << type;
+  if (static_cast<int64_t>(getIndices().size()) != type.getRank())
+    return emitOpError("expected ")
+           << type.getRank() << " indices, got " << getIndices().size();
+  if (getResult().getType() != type.getElementType())
+    return emitOpError("result type ")
+           << getResult().getType() << " is not the element type "
+           << type.getElementType();
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "memopt/Dialect/MemoptOps.cpp.inc"

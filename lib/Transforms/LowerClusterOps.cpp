@@ -1,0 +1,99 @@
+//===- LowerClusterOps.cpp - memopt cluster ops to NVVM -------*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements memopt-lower-cluster-ops: cluster barriers and reads
+// of another block's shared memory become NVVM operations, before the
+// GPU-to-NVVM conversion lowers the memrefs around them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memopt/Transforms/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::memopt {
+#define GEN_PASS_DEF_MEMOPTLOWERCLUSTEROPSPASS
+#include "memopt/Transforms/Passes.h.inc"
+} // namespace mlir::memopt
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+/// NVPTX address spaces of shared memory and of the cluster's shared window.
+static constexpr unsigned kSharedSpace = 3;
+static constexpr unsigned kSharedClusterSpace = 7;
+
+/// `memopt.cluster_load`: the element's offset from the buffer's aligned
+/// start (identity layout, static shape), the start as a shared pointer
+/// mapped into block `rank`'s window, one load.
+static void lowerClusterLoad(RewriterBase &rewriter, ClusterLoadOp op) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  MemRefType type = op.getMemRefType();
+  rewriter.setInsertionPoint(op);
+  Value offset = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  int64_t stride = 1;
+  SmallVector<int64_t> strides(type.getRank());
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    strides[d] = stride;
+    stride *= type.getDimSize(d);
+  }
+  for (auto [idx, s] : llvm::zip(op.getIndices(), strides)) {
+    Value term = arith::MulIOp::create(
+        rewriter, loc, idx, arith::ConstantIndexOp::create(rewriter, loc, s));
+    offset = arith::AddIOp::create(rewriter, loc, offset, term);
+  }
+  Type i64 = rewriter.getI64Type();
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+      rewriter, loc, op.getMemref());
+  Value baseInt = arith::IndexCastOp::create(rewriter, loc, i64, base);
+  auto sharedPtr = LLVM::LLVMPointerType::get(ctx, kSharedSpace);
+  auto clusterPtr = LLVM::LLVMPointerType::get(ctx, kSharedClusterSpace);
+  Value local = LLVM::IntToPtrOp::create(rewriter, loc, sharedPtr, baseInt);
+  Value rank = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
+                                          op.getRank());
+  Value remote = NVVM::MapaOp::create(rewriter, loc, clusterPtr, local, rank);
+  Value offsetInt = arith::IndexCastOp::create(rewriter, loc, i64, offset);
+  Type elt = type.getElementType();
+  Value addr = LLVM::GEPOp::create(rewriter, loc, clusterPtr, elt, remote,
+                                   ValueRange{offsetInt});
+  unsigned align = std::max<unsigned>(1, elt.getIntOrFloatBitWidth() / 8);
+  Value v = LLVM::LoadOp::create(rewriter, loc, elt, addr, align);
+  rewriter.replaceOp(op, v);
+}
+
+namespace {
+struct MemoptLowerClusterOpsPass final
+    : memopt::impl::MemoptLowerClusterOpsPassBase<MemoptLowerClusterOpsPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<ClusterBarrierOp, ClusterLoadOp>(op))
+        ops.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (Operation *op : ops) {
+      if (auto load = dyn_cast<ClusterLoadOp>(op)) {
+        if (!load.getType().isIntOrFloat()) {
+          load.emitOpError("cannot lower a distributed shared memory read of ")
+              << load.getType();
+          return signalPassFailure();
+        }
+        lowerClusterLoad(rewriter, load);
+        continue;
+      }
+      rewriter.setInsertionPoint(op);
+      UnitAttr aligned = rewriter.getUnitAttr();
+      NVVM::ClusterArriveOp::create(rewriter, op->getLoc(), aligned);
+      NVVM::ClusterWaitOp::create(rewriter, op->getLoc(), aligned);
+      rewriter.eraseOp(op);
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,12 @@
+// RUN: memopt-opt %s | memopt-opt | FileCheck %s
+// RUN: memopt-opt %s --mlir-print-op-generic | memopt-opt | FileCheck %s
+
+// memopt's operations round-trip through both printed forms.
+// CHECK-LABEL: func.func @round_trip
+// CHECK:         memopt.cluster_barrier
+// CHECK-NEXT:    %{{.+}} = memopt.cluster_load %{{.+}}[%{{.+}}, %{{.+}}] from %{{.+}} : memref<2x32xf16, #gpu.address_space<workgroup>>
+func.func @round_trip(%m: memref<2x32xf16, #gpu.address_space<workgroup>>, %i: index, %r: index) -> f16 {
+  memopt.cluster_barrier
+  %v = memopt.cluster_load %m[%i, %i] from %r : memref<2x32xf16, #gpu.address_space<workgroup>>
+  return %v : f16
+}

@@ -1,0 +1,30 @@
+// RUN: memopt-opt %s --memopt-lower-cluster-ops | FileCheck %s
+
+// A cluster barrier becomes the aligned arrive/wait pair; a read of another
+// block's shared memory maps the buffer's shared address into that block's
+// window (mapa) and loads through the shared::cluster address space, at the
+// element's row-major offset (1 * 3 + 2 = 5).
+// CHECK-LABEL: gpu.func @exchange
+// CHECK-NOT:     memopt.
+// CHECK:         nvvm.cluster.arrive {aligned}
+// CHECK-NEXT:    nvvm.cluster.wait {aligned}
+// CHECK:         %[[BASE:.+]] = memref.extract_aligned_pointer_as_index %[[T:.+]] : memref<2x3xf32, #gpu.address_space<workgroup>> -> index
+// CHECK:         %[[INT:.+]] = arith.index_cast %[[BASE]] : index to i64
+// CHECK:         %[[LOCAL:.+]] = llvm.inttoptr %[[INT]] : i64 to !llvm.ptr<3>
+// CHECK:         %[[RANK:.+]] = arith.index_cast %{{.+}} : index to i32
+// CHECK:         %[[REMOTE:.+]] = nvvm.mapa %[[LOCAL]], %[[RANK]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK:         %[[ADDR:.+]] = llvm.getelementptr %[[REMOTE]][%{{.+}}] : (!llvm.ptr<7>, i64) -> !llvm.ptr<7>, f32
+// CHECK:         %[[V:.+]] = llvm.load %[[ADDR]] {alignment = 4 : i64} : !llvm.ptr<7> -> f32
+// CHECK:         memref.store %[[V]]
+// CHECK-NOT:     memopt.
+gpu.module @k {
+  gpu.func @exchange(%out: memref<4xf32>, %rank: index)
+      workgroup(%t: memref<2x3xf32, #gpu.address_space<workgroup>>) kernel {
+    memopt.cluster_barrier
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %v = memopt.cluster_load %t[%c1, %c2] from %rank : memref<2x3xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %out[%c1] : memref<4xf32>
+    gpu.return
+  }
+}
