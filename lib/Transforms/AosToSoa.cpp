@@ -614,7 +614,9 @@ struct MemoptAosToSoaPass final
   /// record index, when some fields are copies of an input record (the
   /// runtime fills those on the host).
   void splitResults(func::FuncOp func) {
-    auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+    auto ret = dyn_cast<func::ReturnOp>(func.getBody().back().getTerminator());
+    if (!ret || !func.getBody().hasOneBlock())
+      return;
     MLIRContext *ctx = &getContext();
     OpBuilder b(ret);
     SmallVector<Value> newValues;
