@@ -161,54 +161,139 @@ static llvm::json::Object manifestHeader(const Signature &sig, StringRef kind,
   return m;
 }
 
+/// What memopt-aos-to-soa did to the function's results, read before
+/// bufferization turns them into out-parameters: per result of the
+/// transformed function its `memopt.aos_field` attribute (or null), and the
+/// `memopt.aos_pass_through` list.
+struct ResultLayout {
+  SmallVector<DictionaryAttr> fields;
+  ArrayAttr passThrough;
+};
+
+static ResultLayout captureResultLayout(func::FuncOp f) {
+  ResultLayout layout;
+  for (unsigned r = 0; r < f.getNumResults(); ++r)
+    layout.fields.push_back(
+        f.getResultAttrOfType<DictionaryAttr>(r, "memopt.aos_field"));
+  layout.passThrough = f->getAttrOfType<ArrayAttr>("memopt.aos_pass_through");
+  return layout;
+}
+
 /// Assigns manifest buffer ids to the arguments of the bufferized host
-/// function. Arguments carrying `memopt.aos_field` (memopt-aos-to-soa) become
-/// derived buffers; the record arrays they replace stay in the table, marked
-/// host-only. Returns the ids in argument order.
+/// function: its inputs, then one out-parameter per result of `layout`.
+/// Arguments carrying `memopt.aos_field` (memopt-aos-to-soa) become derived
+/// input buffers and results carrying it derived output buffers; the record
+/// arrays they replace stay in the table, marked host-only (an output lists
+/// the fields the host copies from an input record as `pass_through`).
+/// Returns the ids in argument order.
 static FailureOr<SmallVector<unsigned>>
-bindArguments(func::FuncOp host, const Signature &sig, BufferTable &table) {
+bindArguments(func::FuncOp host, const Signature &sig,
+              const ResultLayout &layout, BufferTable &table) {
   unsigned nIn = sig.inputs.size(), nOut = sig.results.size();
-  std::set<int64_t> replaced;
-  for (unsigned a = 0; a < host.getNumArguments(); ++a)
+  unsigned nRes = layout.fields.size();
+  if (host.getNumArguments() < nRes)
+    return host.emitOpError("has fewer buffer arguments than results"),
+           failure();
+  unsigned nArgs = host.getNumArguments() - nRes;
+  std::set<int64_t> replaced, replacedOut;
+  for (unsigned a = 0; a < nArgs; ++a)
     if (auto d = host.getArgAttrOfType<DictionaryAttr>(a, "memopt.aos_field"))
       replaced.insert(cast<IntegerAttr>(d.get("source")).getInt());
+  for (DictionaryAttr d : layout.fields)
+    if (d)
+      replacedOut.insert(cast<IntegerAttr>(d.get("source")).getInt());
+  // One derived buffer per field; `source` is the id of the record buffer.
+  auto addDerived = [&](StringRef prefix, StringRef role, DictionaryAttr d,
+                        int64_t src, int64_t srcId,
+                        ShapedType type) -> unsigned {
+    int64_t record = cast<IntegerAttr>(d.get("record")).getInt();
+    int64_t field = cast<IntegerAttr>(d.get("field")).getInt();
+    unsigned id = table.add(
+        (prefix + std::to_string(src) + ".f" + std::to_string(field)).str(),
+        role, type);
+    auto &entry = *table.entries[id].getAsObject();
+    entry["derived"] = llvm::json::Object{{"kind", "aos-field"},
+                                          {"source", srcId},
+                                          {"record", record},
+                                          {"field", field}};
+    return id;
+  };
   SmallVector<unsigned> ids;
   unsigned next = 0;
-  for (unsigned a = 0; a < host.getNumArguments(); ++a) {
+  for (unsigned a = 0; a < nArgs; ++a) {
+    auto type = cast<ShapedType>(host.getArgument(a).getType());
     if (auto d = host.getArgAttrOfType<DictionaryAttr>(a, "memopt.aos_field")) {
       int64_t src = cast<IntegerAttr>(d.get("source")).getInt();
-      int64_t record = cast<IntegerAttr>(d.get("record")).getInt();
-      int64_t field = cast<IntegerAttr>(d.get("field")).getInt();
       if (src < 0 || src >= nIn)
         return host.emitOpError("memopt.aos_field names argument ")
                << src << " which is not an input", failure();
-      unsigned id = table.add(
-          "arg" + std::to_string(src) + ".f" + std::to_string(field), "input",
-          cast<ShapedType>(host.getArgument(a).getType()));
-      auto &entry = *table.entries[id].getAsObject();
-      entry["derived"] = llvm::json::Object{{"kind", "aos-field"},
-                                            {"source", src},
-                                            {"record", record},
-                                            {"field", field}};
-      ids.push_back(id);
+      ids.push_back(addDerived("arg", "input", d, src, src, type));
       continue;
     }
     while (next < nIn && replaced.count(next))
       ++next;
-    if (next >= nIn + nOut)
-      return host.emitOpError("has more buffer arguments than the function "
-                              "has inputs and results"), failure();
+    if (next >= nIn)
+      return host.emitOpError("has more input arguments than the function "
+                              "has inputs"), failure();
     ids.push_back(next++);
   }
   while (next < nIn && replaced.count(next))
     ++next;
-  if (next != nIn + nOut)
+  if (next != nIn)
     return host.emitOpError("has ")
-           << host.getNumArguments() << " buffer arguments after "
-           << "bufferization, which do not cover the function's "
-           << nIn + nOut << " inputs and results", failure();
+           << nArgs << " input arguments after bufferization, which do not "
+           << "cover the function's " << nIn << " inputs", failure();
+  unsigned nextOut = 0;
+  for (unsigned r = 0; r < nRes; ++r) {
+    auto type = cast<ShapedType>(host.getArgument(nArgs + r).getType());
+    if (DictionaryAttr d = layout.fields[r]) {
+      int64_t src = cast<IntegerAttr>(d.get("source")).getInt();
+      if (src < 0 || src >= nOut)
+        return host.emitOpError("memopt.aos_field names result ")
+               << src << " which the function does not have", failure();
+      ids.push_back(addDerived("res", "output", d, src, nIn + src, type));
+      continue;
+    }
+    while (nextOut < nOut && replacedOut.count(nextOut))
+      ++nextOut;
+    if (nextOut >= nOut)
+      return host.emitOpError("has more results than the function had"),
+             failure();
+    ids.push_back(nIn + nextOut++);
+  }
+  while (nextOut < nOut && replacedOut.count(nextOut))
+    ++nextOut;
+  if (nextOut != nOut)
+    return host.emitOpError("has ")
+           << nRes << " results before bufferization, which do not cover "
+           << "the function's " << nOut << " results", failure();
   for (int64_t src : replaced)
     (*table.entries[src].getAsObject())["host_only"] = true;
+  for (int64_t src : replacedOut)
+    (*table.entries[nIn + src].getAsObject())["host_only"] = true;
+  if (layout.passThrough) {
+    std::map<int64_t, llvm::json::Array> copies;
+    for (Attribute a : layout.passThrough) {
+      auto d = dyn_cast<DictionaryAttr>(a);
+      auto get = [&](StringRef key) -> int64_t {
+        auto i = d ? d.getAs<IntegerAttr>(key) : IntegerAttr();
+        return i ? i.getInt() : -1;
+      };
+      int64_t res = get("result"), src = get("source");
+      if (!replacedOut.count(res) || src < 0 || src >= nIn ||
+          get("field") < 0 || get("source_field") < 0)
+        return host.emitOpError("has a malformed memopt.aos_pass_through "
+                                "entry: ")
+               << a, failure();
+      copies[res].push_back(llvm::json::Object{
+          {"field", get("field")},
+          {"source", src},
+          {"source_field", get("source_field")}});
+    }
+    for (auto &[res, list] : copies)
+      (*table.entries[nIn + res].getAsObject())["pass_through"] =
+          std::move(list);
+  }
   return ids;
 }
 
@@ -450,11 +535,22 @@ FailureOr<Artifact> mlir::memopt::compileArtifact(
   MemoptPipelineConfig cfg = config;
   if (kind != ArtifactKind::Optimized && kind != ArtifactKind::OptimizedOnHost)
     cfg.strategy = KernelStrategy::Naive;
-  PassManager front(ctx);
-  if (failed(buildFrontStages(front, cfg)) || failed(front.run(*module)))
+  // The same stages as buildFrontStages, with a stop before bufferization
+  // to read what the layout stage did to the results (out-parameters lose
+  // result attributes).
+  PassManager layoutPm(ctx), bufferPm(ctx);
+  if (failed(buildInputStage(layoutPm, cfg)) ||
+      (cfg.strategy == KernelStrategy::Fused &&
+       failed(buildLayoutStage(layoutPm, cfg))) ||
+      failed(layoutPm.run(*module)))
     return failure();
-  FailureOr<SmallVector<unsigned>> argIds =
-      bindArguments(*findFunction(*module, sig->name), *sig, table);
+  ResultLayout resultLayout =
+      captureResultLayout(*findFunction(*module, sig->name));
+  if (failed(buildBufferizationStage(bufferPm, cfg)) ||
+      failed(bufferPm.run(*module)))
+    return failure();
+  FailureOr<SmallVector<unsigned>> argIds = bindArguments(
+      *findFunction(*module, sig->name), *sig, resultLayout, table);
   if (failed(argIds))
     return failure();
 

@@ -149,7 +149,7 @@ memopt::runtime::makeInputs(const Manifest &m, uint64_t seed) {
   }
   // Validation guarantees every source is a filled, well-sized input.
   for (const Buffer &b : m.buffers)
-    if (b.isDerived())
+    if (b.role == BufferRole::Input && b.isDerived())
       (void)computeDerived(m, b, result);
   return result;
 }
@@ -185,6 +185,95 @@ void memopt::runtime::gatherAosField(const void *src, void *dst,
   for (int64_t i = 0; i < numElements; ++i)
     std::memcpy(d + i * elementSize, s + (i * record + field) * elementSize,
                 elementSize);
+}
+
+namespace {
+template <typename T>
+void scatterTyped(const void *src, void *dst, int64_t n, int64_t record,
+                  int64_t field) {
+  const T *s = static_cast<const T *>(src);
+  T *d = static_cast<T *>(dst) + field;
+  for (int64_t i = 0; i < n; ++i)
+    d[i * record] = s[i];
+}
+} // namespace
+
+void memopt::runtime::scatterAosField(const void *src, void *dst,
+                                      int64_t numElements,
+                                      unsigned elementSize, int64_t record,
+                                      int64_t field) {
+  switch (elementSize) {
+  case 1:
+    return scatterTyped<uint8_t>(src, dst, numElements, record, field);
+  case 2:
+    return scatterTyped<uint16_t>(src, dst, numElements, record, field);
+  case 4:
+    return scatterTyped<uint32_t>(src, dst, numElements, record, field);
+  case 8:
+    return scatterTyped<uint64_t>(src, dst, numElements, record, field);
+  default:
+    break;
+  }
+  const unsigned char *s = static_cast<const unsigned char *>(src);
+  unsigned char *d = static_cast<unsigned char *>(dst);
+  for (int64_t i = 0; i < numElements; ++i)
+    std::memcpy(d + (i * record + field) * elementSize, s + i * elementSize,
+                elementSize);
+}
+
+Status
+memopt::runtime::assembleOutputs(const Manifest &m,
+                                 std::vector<std::vector<unsigned char>> &bufs,
+                                 int64_t *bytes) {
+  if (bufs.size() < m.buffers.size())
+    bufs.resize(m.buffers.size());
+  auto sized = [&](const Buffer &b) -> Status {
+    if (static_cast<int64_t>(bufs[static_cast<size_t>(b.id)].size()) ==
+        b.bytes)
+      return Status::ok();
+    return makeError(ErrorKind::Manifest,
+                     m.path + ": buffers[id=" + std::to_string(b.id) +
+                         "]: host copy has " +
+                         std::to_string(bufs[static_cast<size_t>(b.id)].size()) +
+                         " bytes, expected " + std::to_string(b.bytes));
+  };
+  for (const Buffer &out : m.buffers) {
+    if (out.role != BufferRole::Output || !out.hostOnly)
+      continue;
+    auto &dst = bufs[static_cast<size_t>(out.id)];
+    dst.resize(static_cast<size_t>(out.bytes));
+    unsigned size = dtypeSize(out.dtype);
+    for (const Buffer &d : m.buffers) {
+      if (d.role != BufferRole::Output || !d.isDerived() ||
+          d.derived.source != out.id)
+        continue;
+      if (Status s = sized(d); s.failed())
+        return s;
+      scatterAosField(bufs[static_cast<size_t>(d.id)].data(), dst.data(),
+                      d.numElements(), size, d.derived.record,
+                      d.derived.field);
+      if (bytes)
+        *bytes += d.bytes;
+    }
+    int64_t record = out.numElements();
+    for (const Buffer &d : m.buffers)
+      if (d.role == BufferRole::Output && d.isDerived() &&
+          d.derived.source == out.id)
+        record = d.derived.record;
+    int64_t records = out.numElements() / record;
+    for (const PassThroughField &f : out.passThrough) {
+      const Buffer &src = m.buffers[static_cast<size_t>(f.source)];
+      if (Status s = sized(src); s.failed())
+        return s;
+      const unsigned char *in = bufs[static_cast<size_t>(src.id)].data();
+      for (int64_t i = 0; i < records; ++i)
+        std::memcpy(dst.data() + (i * record + f.field) * size,
+                    in + (i * record + f.sourceField) * size, size);
+      if (bytes)
+        *bytes += records * size;
+    }
+  }
+  return Status::ok();
 }
 
 Status memopt::runtime::computeDerived(

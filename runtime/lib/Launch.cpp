@@ -306,7 +306,8 @@ DevicePipeline::uploadBufferTimed(int64_t id,
 
 Status DevicePipeline::poison() {
   for (const Buffer &b : m.buffers) {
-    if (b.role != BufferRole::Output && b.role != BufferRole::Temp)
+    if ((b.role != BufferRole::Output && b.role != BufferRole::Temp) ||
+        b.hostOnly)
       continue;
     if (b.bytes == 0)
       continue;

@@ -119,9 +119,17 @@ unsigned Manifest::numInputs() const {
 }
 
 unsigned Manifest::numDerived() const {
-  return static_cast<unsigned>(std::count_if(
-      buffers.begin(), buffers.end(),
-      [](const Buffer &b) { return b.isDerived(); }));
+  return static_cast<unsigned>(
+      std::count_if(buffers.begin(), buffers.end(), [](const Buffer &b) {
+        return b.role == BufferRole::Input && b.isDerived();
+      }));
+}
+
+unsigned Manifest::numDerivedOutputs() const {
+  return static_cast<unsigned>(
+      std::count_if(buffers.begin(), buffers.end(), [](const Buffer &b) {
+        return b.role == BufferRole::Output && b.isDerived();
+      }));
 }
 
 std::vector<int64_t> Manifest::hostEntryArgs() const {
@@ -132,15 +140,16 @@ std::vector<int64_t> Manifest::hostEntryArgs() const {
     if (b.role == BufferRole::Input && !b.hostOnly)
       ids.push_back(b.id);
   for (const Buffer &b : buffers)
-    if (b.role == BufferRole::Output)
+    if (b.role == BufferRole::Output && !b.hostOnly)
       ids.push_back(b.id);
   return ids;
 }
 
 unsigned Manifest::numOutputs() const {
-  return static_cast<unsigned>(std::count_if(
-      buffers.begin(), buffers.end(),
-      [](const Buffer &b) { return b.role == BufferRole::Output; }));
+  return static_cast<unsigned>(
+      std::count_if(buffers.begin(), buffers.end(), [](const Buffer &b) {
+        return b.role == BufferRole::Output && !b.isDerived();
+      }));
 }
 
 int64_t Manifest::scheduleBytesRead() const {
@@ -366,10 +375,11 @@ static Status parseBuffer(const FieldReader &r, const json::Value &jb,
       return r.error(ctx + ".host_only", std::string("expected bool, got ") +
                                              json::kindName(ho->getKind()));
     b.hostOnly = ho->getBool();
-    if (b.hostOnly && b.role != BufferRole::Input)
+    if (b.hostOnly && b.role != BufferRole::Input &&
+        b.role != BufferRole::Output)
       return r.error(ctx + ".host_only",
-                     std::string("only inputs may be host-only, this buffer "
-                                 "is '") +
+                     std::string("only inputs and outputs may be host-only, "
+                                 "this buffer is '") +
                          roleName(b.role) + "'");
   }
   if (const json::Value *jd = jb.find("derived")) {
@@ -377,9 +387,9 @@ static Status parseBuffer(const FieldReader &r, const json::Value &jb,
     if (!jd->isObject())
       return r.error(dctx, std::string("expected object, got ") +
                                json::kindName(jd->getKind()));
-    if (b.role != BufferRole::Input)
-      return r.error(dctx, std::string("only inputs may be derived, this "
-                                       "buffer is '") +
+    if (b.role != BufferRole::Input && b.role != BufferRole::Output)
+      return r.error(dctx, std::string("only inputs and outputs may be "
+                                       "derived, this buffer is '") +
                                roleName(b.role) + "'");
     if (b.hostOnly)
       return r.error(dctx, "a derived buffer cannot be host_only");
@@ -400,6 +410,26 @@ static Status parseBuffer(const FieldReader &r, const json::Value &jb,
                          " out of range for a record of " +
                          std::to_string(b.derived.record) +
                          " elements (expected 0 <= field < record)");
+  }
+  if (const json::Value *jp = jb.find("pass_through")) {
+    std::string pctx = ctx + ".pass_through";
+    if (!jp->isArray())
+      return r.error(pctx, std::string("expected array, got ") +
+                               json::kindName(jp->getKind()));
+    if (b.role != BufferRole::Output || !b.hostOnly)
+      return r.error(pctx, "only host-only outputs have pass-through fields");
+    for (size_t i = 0; i < jp->size(); ++i) {
+      std::string ectx = pctx + "[" + std::to_string(i) + "]";
+      const json::Value &je = jp->at(i);
+      if (!je.isObject())
+        return r.error(ectx, "expected object");
+      PassThroughField f;
+      if ((s = r.getInt(je, ectx, "field", f.field, 0)).failed() ||
+          (s = r.getInt(je, ectx, "source", f.source, 0)).failed() ||
+          (s = r.getInt(je, ectx, "source_field", f.sourceField, 0)).failed())
+        return s;
+      b.passThrough.push_back(f);
+    }
   }
   return Status::ok();
 }
@@ -643,10 +673,17 @@ memopt::runtime::manifestFromJson(const json::Value &root,
                                              std::to_string(d.source) +
                                              " does not exist");
       const Buffer &src = m.buffers[static_cast<size_t>(d.source)];
-      if (src.role != BufferRole::Input || src.isDerived())
+      if (b.role == BufferRole::Input &&
+          (src.role != BufferRole::Input || src.isDerived()))
         return r.error(dctx + ".source",
                        "buffer " + std::to_string(d.source) +
                            " is not a (non-derived) input");
+      if (b.role == BufferRole::Output &&
+          (src.role != BufferRole::Output || src.isDerived() ||
+           !src.hostOnly))
+        return r.error(dctx + ".source",
+                       "buffer " + std::to_string(d.source) +
+                           " is not a host-only (non-derived) output");
       if (src.dtype != b.dtype)
         return r.error(dctx + ".source",
                        std::string("source dtype ") + dtypeName(src.dtype) +
@@ -661,6 +698,50 @@ memopt::runtime::manifestFromJson(const json::Value &root,
                            " elements, expected numElements * record = " +
                            std::to_string(b.numElements()) + " * " +
                            std::to_string(d.record));
+    }
+    if (b.role == BufferRole::Output && b.hostOnly) {
+      // Every field of the records comes from exactly one derived output or
+      // pass-through entry.
+      std::string hctx = ctx + ".host_only";
+      int64_t record = 0;
+      for (const Buffer &d : m.buffers)
+        if (d.role == BufferRole::Output && d.isDerived() &&
+            d.derived.source == b.id)
+          record = d.derived.record;
+      if (record == 0)
+        return r.error(hctx, "no derived output is part of this output");
+      std::vector<int> cover(static_cast<size_t>(record), 0);
+      for (const Buffer &d : m.buffers)
+        if (d.role == BufferRole::Output && d.isDerived() &&
+            d.derived.source == b.id) {
+          if (d.derived.record != record)
+            return r.error(hctx, "derived outputs disagree on the record "
+                                 "size");
+          ++cover[static_cast<size_t>(d.derived.field)];
+        }
+      std::string pctx = ctx + ".pass_through";
+      for (const PassThroughField &f : b.passThrough) {
+        if (f.field >= record || f.sourceField >= record)
+          return r.error(pctx, "field out of range for a record of " +
+                                   std::to_string(record) + " elements");
+        ++cover[static_cast<size_t>(f.field)];
+        if (f.source >= static_cast<int64_t>(m.buffers.size()))
+          return r.error(pctx, "buffer " + std::to_string(f.source) +
+                                   " does not exist");
+        const Buffer &src = m.buffers[static_cast<size_t>(f.source)];
+        if (src.role != BufferRole::Input || src.isDerived() ||
+            src.dtype != b.dtype || src.shape != b.shape)
+          return r.error(pctx, "buffer " + std::to_string(f.source) +
+                                   " is not a signature input of this "
+                                   "output's dtype and shape");
+      }
+      for (int64_t f = 0; f < record; ++f)
+        if (cover[static_cast<size_t>(f)] != 1)
+          return r.error(hctx,
+                         "field " + std::to_string(f) + " is given by " +
+                             std::to_string(cover[static_cast<size_t>(f)]) +
+                             " derived outputs and pass-through entries "
+                             "(expected exactly one)");
     }
     if (isReference &&
         (b.role == BufferRole::Temp || b.role == BufferRole::Alias))
@@ -726,7 +807,8 @@ memopt::runtime::manifestFromJson(const json::Value &root,
       m.entryArgs.push_back(b.id);
     }
     for (const Buffer &b : m.buffers)
-      if (b.role == BufferRole::Output && !used[static_cast<size_t>(b.id)])
+      if (b.role == BufferRole::Output && !b.hostOnly &&
+          !used[static_cast<size_t>(b.id)])
         return r.error("entry_args", "output buffer " + std::to_string(b.id) +
                                          " is missing");
   }

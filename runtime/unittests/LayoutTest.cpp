@@ -4,8 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Tests the manifest extension for layout-converted arguments (host_only
-// buffers, derived "aos-field" inputs, entry_args), the host gather, the
+// Tests the manifest extension for layout-converted arguments and results
+// (host_only buffers, derived "aos-field" inputs and outputs, pass-through
+// fields, entry_args), the host gather and scatter, the
 // compatibility check against a plain AoS reference, and memopt-cpu-diff and
 // memopt-run end to end on a tiny AoS/SoA workload (test reference library
 // and fake driver).
@@ -171,7 +172,7 @@ const LayoutBadCase kLayoutBadCases[] = {
     {"id": 2)",
      R"("shape": [16], "bytes": 64, "host_only": true},
     {"id": 2)",
-     "buffers[1].host_only: only inputs may be host-only"},
+     "buffers[id=1].host_only: no derived output is part of this output"},
     {false, R"("host_only": true)", R"("host_only": 1)",
      "buffers[0].host_only: expected bool, got number"},
     {false, R"({"buffer": 2}, {"buffer": 3})", R"({"buffer": 0}, {"buffer": 3})",
@@ -222,7 +223,8 @@ const LayoutBadCase kLayoutBadCases[] = {
      "buffers[2].derived: a derived buffer cannot be host_only"},
     {false, R"("role": "output", "dtype": "f32", "shape": [16], "bytes": 64})",
      R"("role": "output", "dtype": "f32", "shape": [16], "bytes": 64, "derived": {"kind": "aos-field", "source": 0, "record": 8, "field": 0}})",
-     "buffers[1].derived: only inputs may be derived"},
+     "buffers[id=1].derived.source: buffer 0 is not a host-only "
+     "(non-derived) output"},
     // entry_args
     {false, R"("min_bytes": 320,)", R"("min_bytes": 320, "entry_args": [2, 1],)",
      "entry_args: only host pipelines"},
@@ -242,6 +244,87 @@ const LayoutBadCase kLayoutBadCases[] = {
 
 INSTANTIATE_TEST_SUITE_P(AllFields, LayoutManifestErrorTest,
                          ::testing::ValuesIn(kLayoutBadCases));
+
+/// A record result split by memopt-aos-to-soa: res0 = f32[4, 3] of which
+/// field 1 is computed (res0.f1) and fields 0 and 2 are copies of fields 2
+/// and 0 of arg0 = f32[4, 3].
+const char *kResultLayoutValid = R"({
+  "format": "memopt-manifest",
+  "version": 1,
+  "function": "upd",
+  "pipeline": "optimized-host",
+  "library": "upd.so",
+  "symbol": "upd",
+  "buffers": [
+    {"id": 0, "name": "arg0", "role": "input", "dtype": "f32", "shape": [4, 3], "bytes": 48},
+    {"id": 1, "name": "res0", "role": "output", "dtype": "f32", "shape": [4, 3], "bytes": 48, "host_only": true,
+     "pass_through": [{"field": 0, "source": 0, "source_field": 2}, {"field": 2, "source": 0, "source_field": 0}]},
+    {"id": 2, "name": "res0.f1", "role": "output", "dtype": "f32", "shape": [4], "bytes": 16, "derived": {"kind": "aos-field", "source": 1, "record": 3, "field": 1}}
+  ],
+  "entry_args": [0, 2],
+  "schedule": [],
+  "min_bytes": 64
+})";
+
+TEST(LayoutManifestTest, DerivedOutputsAreScatteredIntoTheRecords) {
+  Expected<Manifest> m = parseManifest(kResultLayoutValid);
+  ASSERT_TRUE(m.succeeded()) << m.error().message;
+  EXPECT_EQ(m->numOutputs(), 1u);
+  EXPECT_EQ(m->numDerived(), 0u);
+  EXPECT_EQ(m->numDerivedOutputs(), 1u);
+  EXPECT_TRUE(m->buffers[1].isSignature());
+  EXPECT_FALSE(m->buffers[1].isAllocated());
+  EXPECT_FALSE(m->buffers[2].isSignature());
+  ASSERT_EQ(m->buffers[1].passThrough.size(), 2u);
+  EXPECT_EQ(m->buffers[1].passThrough[0].sourceField, 2);
+  std::vector<std::vector<unsigned char>> bufs(3);
+  std::vector<float> in(12), field = {10, 11, 12, 13};
+  for (int i = 0; i < 12; ++i)
+    in[i] = static_cast<float>(i);
+  bufs[0].assign(reinterpret_cast<unsigned char *>(in.data()),
+                 reinterpret_cast<unsigned char *>(in.data() + 12));
+  bufs[2].assign(reinterpret_cast<unsigned char *>(field.data()),
+                 reinterpret_cast<unsigned char *>(field.data() + 4));
+  int64_t bytes = 0;
+  ASSERT_TRUE(assembleOutputs(*m, bufs, &bytes).succeeded());
+  EXPECT_EQ(bytes, 48);
+  ASSERT_EQ(bufs[1].size(), 48u);
+  const float *r = reinterpret_cast<const float *>(bufs[1].data());
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(r[i * 3 + 0], in[i * 3 + 2]) << i;
+    EXPECT_EQ(r[i * 3 + 1], field[i]) << i;
+    EXPECT_EQ(r[i * 3 + 2], in[i * 3 + 0]) << i;
+  }
+  // A missing host copy of the derived output is an error naming it.
+  bufs[2].clear();
+  Status s = assembleOutputs(*m, bufs);
+  ASSERT_TRUE(s.failed());
+  EXPECT_NE(s.error().message.find("buffers[id=2]: host copy has 0 bytes"),
+            std::string::npos)
+      << s.error().message;
+}
+
+TEST(LayoutManifestTest, RecordOutputFieldsAreCoveredOnce) {
+  // Field 0 twice (pass-through and derived), field 2 not at all.
+  Expected<Manifest> m = parseManifest(replaceFirst(
+      kResultLayoutValid, R"({"field": 2, "source": 0, "source_field": 0})",
+      R"({"field": 1, "source": 0, "source_field": 0})"));
+  ASSERT_TRUE(m.failed());
+  EXPECT_NE(m.error().message.find("buffers[id=1].host_only: field 1 is given "
+                                   "by 2 derived outputs and pass-through "
+                                   "entries"),
+            std::string::npos)
+      << m.error().message;
+  // Pass-through from a buffer of another shape.
+  m = parseManifest(replaceFirst(kResultLayoutValid,
+                                 R"("source": 0, "source_field": 2)",
+                                 R"("source": 2, "source_field": 2)"));
+  ASSERT_TRUE(m.failed());
+  EXPECT_NE(m.error().message.find("buffers[id=1].pass_through: buffer 2 is "
+                                   "not a signature input"),
+            std::string::npos)
+      << m.error().message;
+}
 
 TEST(LayoutManifestTest, DerivedInputsFollowTheOutputs) {
   std::string text = replaceFirst(kLayoutValid, R"({"id": 1, "name": "res0")",

@@ -378,6 +378,31 @@ def MemoptAosToSoaPass : Pass<"memopt-aos-to-soa", "ModuleOp"> {
     cannot change; after fusion this costs the AoS traffic again). Arguments
     left alone get a remark saying why (all fields used, a dynamic or
     non-constant field index, another kind of use).
+
+    Intermediates: a record array produced inside the function by a
+    `linalg.generic` over the records (identity output map, the record as its
+    last parallel loop, fields possibly computed differently through
+    `linalg.index` and `arith.select`) and read only as generic inputs at
+    constant fields becomes one tensor per used field. The producer is
+    rewritten with its record loop fixed per field (one output per field,
+    each computing only what its field needs) and fields nobody reads are
+    never computed. Refused with a remark on a field chosen at run time, a
+    view of the records (`tensor.extract_slice`, reshapes, casts), a use by
+    another op, a producer of another form, or records over
+    `max-record-fields`.
+
+    Results: a record-array result whose producer computes fields by the
+    record index is split when the traffic model says so: fields that are
+    plain copies of a field of an argument record are left to the host, so
+    the kernel reads and writes only the computed fields. The function then
+    returns one tensor per computed field, each with a result attribute
+    `memopt.aos_field = {source = <result>, record, field}`, and the copies
+    are listed in the function attribute `memopt.aos_pass_through`; the
+    runtime scatters the fields back into the host record array on download.
+    With `keep-signature` the result stays and a pack generic rebuilds the
+    records (which writes them whole again). A result whose every field is
+    computed is kept with a remark: writing whole records is already
+    contiguous.
   }];
   let options = [
     Option<"keepSignature", "keep-signature", "bool", "false",

@@ -96,6 +96,20 @@ Status computeDerived(const Manifest &m, const Buffer &b,
                       const std::vector<unsigned char> &source,
                       std::vector<unsigned char> &out);
 
+/// The aos-field scatter, the inverse of gatherAosField: dst[i * record +
+/// field] = src[i] for i in [0, numElements).
+void scatterAosField(const void *src, void *dst, int64_t numElements,
+                     unsigned elementSize, int64_t record, int64_t field);
+
+/// Assembles the host copy of every host-only output of `m` in bufs[id]
+/// (resized to its bytes): each derived output bufs[d.id] is scattered into
+/// its field, each pass-through field is copied from its input (host copies
+/// of inputs in bufs). Adds the bytes written to `*bytes` when given. Fails
+/// (kind Manifest, naming the buffer) on a missing or wrongly sized copy.
+Status assembleOutputs(const Manifest &m,
+                       std::vector<std::vector<unsigned char>> &bufs,
+                       int64_t *bytes = nullptr);
+
 /// A fast 64-bit hash of a byte range (FNV-style, 8 bytes at a time), used
 /// to check that inputs were not written.
 uint64_t hashBytes(const void *data, size_t size);

@@ -39,15 +39,25 @@ bool isFloat(DType type);
 enum class BufferRole { Input, Output, Temp, Alias };
 const char *roleName(BufferRole role);
 
-/// How a derived input's host contents are computed from another input
-/// (docs/manifest.md, "Derived buffers"). Only "aos-field" exists: element i
-/// of the derived buffer is element i * record + field of the source.
+/// How a derived buffer relates to a signature buffer (docs/manifest.md,
+/// "Derived buffers"). Only "aos-field" exists: element i of the derived
+/// buffer is element i * record + field of the source. A derived input is
+/// gathered from its (host-only) source input before upload; a derived
+/// output is scattered into its host-only source output after download.
 struct DerivedInfo {
   enum class Kind { None, AosField };
   Kind kind = Kind::None;
-  int64_t source = -1; ///< id of the (non-derived) input it is computed from
+  int64_t source = -1; ///< id of the signature buffer it is part of
   int64_t record = 1;  ///< elements per record of the source (F)
   int64_t field = 0;   ///< field index within a record, 0 <= field < record
+};
+
+/// A field of a host-only output that the program does not compute: the
+/// host copies it from a field of a signature input (same shape and dtype).
+struct PassThroughField {
+  int64_t field = 0;       ///< field of the output's records
+  int64_t source = -1;     ///< id of the signature input
+  int64_t sourceField = 0; ///< field of the input's records
 };
 
 struct Buffer {
@@ -60,14 +70,19 @@ struct Buffer {
   /// Alias only: the aliased (allocated) buffer and the byte offset into it.
   int64_t aliasOf = -1;
   int64_t offsetBytes = 0;
-  /// Input only: part of the function's signature (filled from the seed like
-  /// any input) but never allocated on the device nor passed to kernels or
-  /// to a host entry point; derived buffers are computed from it.
+  /// Part of the function's signature (an input filled from the seed like
+  /// any input, or an output compared like any output) but never allocated
+  /// on the device nor passed to kernels or to a host entry point: derived
+  /// buffers are computed from it (inputs) or assembled into it (outputs).
   bool hostOnly = false;
-  /// Input only: contents computed on the host from another input (a
-  /// layout conversion) instead of filled from the seed. Derived buffers
-  /// are not part of the signature; their ids follow the outputs.
+  /// Contents related to a signature buffer by a layout conversion: a
+  /// derived input is computed on the host from its source instead of
+  /// filled from the seed; a derived output is written by the program and
+  /// scattered into its source. Derived buffers are not part of the
+  /// signature; their ids follow the outputs.
   DerivedInfo derived;
+  /// Host-only outputs only: fields the host copies from an input.
+  std::vector<PassThroughField> passThrough;
 
   /// Number of elements: product of the shape (1 for rank 0).
   int64_t numElements() const;
@@ -75,8 +90,8 @@ struct Buffer {
   /// A signature buffer: a non-derived input, or an output. These have the
   /// same ids, roles, dtypes and shapes in every pipeline of one function.
   bool isSignature() const {
-    return (role == BufferRole::Input && !isDerived()) ||
-           role == BufferRole::Output;
+    return (role == BufferRole::Input || role == BufferRole::Output) &&
+           !isDerived();
   }
   /// Has a device allocation of its own (not an alias, not host-only).
   bool isAllocated() const { return role != BufferRole::Alias && !hostOnly; }
@@ -133,14 +148,18 @@ struct Manifest {
   std::vector<int64_t> entryArgs;
 
   /// Signature inputs: inputs that are not derived (host-only ones count).
-  /// Their ids are 0 .. numInputs()-1; the outputs follow.
+  /// Their ids are 0 .. numInputs()-1; the signature outputs follow
+  /// (numOutputs() counts those, host-only ones included).
   unsigned numInputs() const;
   unsigned numOutputs() const;
   /// Derived inputs (ids after the outputs).
   unsigned numDerived() const;
+  /// Derived outputs (ids after the outputs).
+  unsigned numDerivedOutputs() const;
   /// The ids passed to a host entry point, in order: entryArgs if the
   /// manifest has "entry_args", else every input that is not host-only
-  /// (derived ones included), then every output, each in id order.
+  /// (derived ones included), then every output that is not host-only
+  /// (derived ones included), each in id order.
   std::vector<int64_t> hostEntryArgs() const;
   /// Sum of the schedule's modelled bytes (read, written).
   int64_t scheduleBytesRead() const;

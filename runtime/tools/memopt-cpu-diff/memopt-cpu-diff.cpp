@@ -10,7 +10,8 @@
 // reference and the baseline kernels run as host loops) on the same seeded
 // random inputs and compares every output with the dtype tolerances of the
 // runtime. Signature inputs are shared by id; a manifest's derived
-// (layout-converted) inputs are gathered from them on the host, and each
+// (layout-converted) inputs are gathered from them on the host, its derived
+// outputs scattered back into the host-only record outputs, and each
 // entry point gets its pointers in its manifest's entry_args order. Prints
 // one line per output and a final PASS/FAIL line; exits 0 on agreement, 1 on
 // a mismatch or a modified input, 2 on usage or manifest errors.
@@ -53,8 +54,10 @@ static int fail(const Error &e) {
 struct HostRun {
   std::vector<std::vector<unsigned char>> bufs;
   std::vector<int64_t> modifiedInputs;
-  double conversionMs = 0.0; // host gather of derived buffers
+  double conversionMs = 0.0; // host gather of derived inputs
   int64_t conversionBytes = 0;
+  double assemblyMs = 0.0; // host scatter of derived outputs
+  int64_t assemblyBytes = 0;
 };
 
 /// Runs the host library of `m` on the signature inputs `in` (by id):
@@ -71,13 +74,13 @@ runHost(const Manifest &m, const std::vector<std::vector<unsigned char>> &in) {
   for (const Buffer &b : m.buffers) {
     if (b.role == BufferRole::Input && !b.isDerived())
       bufs[b.id] = in[b.id];
-    else if (b.role == BufferRole::Output)
+    else if (b.role == BufferRole::Output && !b.hostOnly)
       // Poison outputs so an unwritten element cannot pass.
       bufs[b.id].assign(b.bytes, 0xFF);
   }
   auto t0 = std::chrono::steady_clock::now();
   for (const Buffer &b : m.buffers) {
-    if (!b.isDerived())
+    if (b.role != BufferRole::Input || !b.isDerived())
       continue;
     if (Status s = computeDerived(m, b, bufs); s.failed())
       return s.error();
@@ -95,6 +98,13 @@ runHost(const Manifest &m, const std::vector<std::vector<unsigned char>> &in) {
     return args.error();
   if (Status s = lib.call(*args); s.failed())
     return s.error();
+  // Derived outputs (and pass-through fields) back into the host records.
+  auto t1 = std::chrono::steady_clock::now();
+  if (Status s = assembleOutputs(m, bufs, &r.assemblyBytes); s.failed())
+    return s.error();
+  r.assemblyMs = std::chrono::duration<double, std::milli>(
+                     std::chrono::steady_clock::now() - t1)
+                     .count();
   // Inputs (derived and host-only ones included) must be left untouched.
   for (const Buffer &b : m.buffers)
     if (b.role == BufferRole::Input &&
@@ -163,6 +173,14 @@ int main(int argc, char **argv) {
                   "host gather %.3f ms\n",
                   label, m->numDerived(), (long long)run->conversionBytes,
                   run->conversionMs);
+  for (const auto &[label, run, m] :
+       {std::make_tuple("reference", &*refRun, &*ref),
+        std::make_tuple("test", &*testRun, &*test)})
+    if (m->numDerivedOutputs())
+      std::printf("layout conversion back (%s): %u derived outputs, %lld "
+                  "bytes, host scatter %.3f ms\n",
+                  label, m->numDerivedOutputs(), (long long)run->assemblyBytes,
+                  run->assemblyMs);
   bool ok = true;
   for (const Buffer &b : ref->buffers) {
     if (b.role != BufferRole::Output)
