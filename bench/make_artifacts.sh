@@ -40,10 +40,13 @@ done
 # records) for the Nsight Compute comparison of the DRAM model: at these
 # sizes the dirty lines left in L2 at a kernel's end are ~1% of its writes.
 # Long rows (issue 9): by default a row too long for one block's registers
-# is split over a thread-block cluster. The streamed alternative (no
-# clusters) with software pipelining: the default depth (from the
-# shared-memory budget) and 1, 2 and 3 tiles in flight; and rows of 65536
-# kept in registers (64 per thread) by one block.
+# is split over a thread-block cluster of 512-thread blocks (two per
+# multiprocessor); c1024: clusters of at most 8 blocks of 1024 threads (one
+# per multiprocessor); c256: blocks of 256 threads (four per multiprocessor)
+# where 16 of them hold a row. The streamed alternative (no clusters) with
+# software pipelining: the default depth (from the shared-memory budget)
+# and 1, 2 and 3 tiles in flight; and rows of 65536 kept in registers (64
+# per thread) by one block.
 variant() { # workload, variant name, memopt-compile flags...
   local w=$1 name=$2
   shift 2
@@ -54,13 +57,15 @@ variant() { # workload, variant name, memopt-compile flags...
   echo "compiled $name"
 }
 for w in rml65k rml256k sml65k sml256k; do
+  variant $w ${w}c1024 --cluster-block-threads=1024 --max-cluster-size=8
+  variant $w ${w}c256 --cluster-block-threads=256
   variant $w ${w}st --max-cluster-size=1
   for s in 1 2 3; do variant $w ${w}s$s --max-cluster-size=1 --stages=$s; done
 done
 for w in rml65k sml65k; do
   variant $w ${w}reg --max-cluster-size=1 --row-register-elements=64
 done
-for w in sml65k sml256k sml65kst sml256kst sml65ks1 sml65ks2 sml65ks3 sml256ks1 sml256ks2 sml256ks3 sml65kreg; do
+for w in sml65k sml256k sml65kc1024 sml256kc1024 sml65kc256 sml256kc256 sml65kst sml256kst sml65ks1 sml65ks2 sml65ks3 sml256ks1 sml256ks2 sml256ks3 sml65kreg; do
   echo "--atol 1e-7" > "$OUT/$w.runargs"
 done
 mkdir -p "$OUT/large"

@@ -80,6 +80,7 @@ LogicalResult mlir::memopt::buildKernelStage(OpPassManager &pm,
   opts.columnSliceBytes = cfg.columnSliceBytes;
   opts.rowRegisterElements = cfg.rowRegisterElements;
   opts.maxClusterSize = cfg.maxClusterSize;
+  opts.clusterBlockThreads = cfg.clusterBlockThreads;
   // Thread-block clusters (and distributed shared memory) need sm_90.
   StringRef chip(cfg.chip);
   unsigned smVersion = 0;
@@ -286,12 +287,17 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Row kernels: most blocks of a thread-block cluster "
                      "sharing a row too long for one block's registers (1: "
                      "stream such rows)"),
-      llvm::cl::init(8)};
+      llvm::cl::init(16)};
+  Option<unsigned> clusterBlockThreads{
+      *this, "cluster-block-threads",
+      llvm::cl::desc("Row kernels split over a cluster: threads per block"),
+      llvm::cl::init(512)};
 
   MemoptPipelineConfig toConfig() const {
     MemoptPipelineConfig cfg;
     cfg.pipelineStages = stages;
     cfg.maxClusterSize = maxClusterSize;
+    cfg.clusterBlockThreads = clusterBlockThreads;
     cfg.chip = chip;
     cfg.features = features;
     cfg.optLevel = optLevel;

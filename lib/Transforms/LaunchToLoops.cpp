@@ -404,6 +404,9 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
                                 linearTid);
       }
     for (Operation *op : phase) {
+      // Occupancy means nothing on the host.
+      if (isa<OccupancyHintOp>(op))
+        continue;
       // Another block's workgroup memory: its slice of the cluster buffer.
       if (auto load = dyn_cast<ClusterLoadOp>(op)) {
         auto wg = dyn_cast<BlockArgument>(load.getMemref());

@@ -8,7 +8,8 @@
 //
 // This file implements memopt-lower-cluster-ops: cluster barriers and reads
 // of another block's shared memory become NVVM operations, before the
-// GPU-to-NVVM conversion lowers the memrefs around them.
+// GPU-to-NVVM conversion lowers the memrefs around them; occupancy hints
+// become the kernel's nvvm.minctasm.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +29,8 @@ using namespace mlir::memopt;
 /// NVPTX address spaces of shared memory and of the cluster's shared window.
 static constexpr unsigned kSharedSpace = 3;
 static constexpr unsigned kSharedClusterSpace = 7;
+/// NVVM's minimum resident blocks per multiprocessor (.minnctapersm).
+static constexpr llvm::StringLiteral kMinBlocksAttr = "nvvm.minctasm";
 
 /// `memopt.cluster_load`: the element's offset from the buffer's aligned
 /// start (identity layout, static shape), the start as a shared pointer
@@ -74,11 +77,25 @@ struct MemoptLowerClusterOpsPass final
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (isa<ClusterBarrierOp, ClusterLoadOp>(op))
+      if (isa<ClusterBarrierOp, ClusterLoadOp, OccupancyHintOp>(op))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
     for (Operation *op : ops) {
+      if (auto hint = dyn_cast<OccupancyHintOp>(op)) {
+        auto func = hint->getParentOfType<gpu::GPUFuncOp>();
+        if (!func) {
+          hint.emitOpError("is not inside an outlined kernel");
+          return signalPassFailure();
+        }
+        // The largest request wins when a kernel holds several.
+        int64_t blocks = hint.getBlocksPerMultiprocessor();
+        if (auto prev = func->getAttrOfType<IntegerAttr>(kMinBlocksAttr))
+          blocks = std::max<int64_t>(blocks, prev.getInt());
+        func->setAttr(kMinBlocksAttr, rewriter.getI32IntegerAttr(blocks));
+        rewriter.eraseOp(hint);
+        continue;
+      }
       if (auto load = dyn_cast<ClusterLoadOp>(op)) {
         if (!load.getType().isIntOrFloat()) {
           load.emitOpError("cannot lower a distributed shared memory read of ")

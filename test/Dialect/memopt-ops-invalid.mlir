@@ -22,3 +22,11 @@ func.func @layout(%m: memref<4xf32, strided<[2]>, #gpu.address_space<workgroup>>
   %v = memopt.cluster_load %m[%r] from %r : memref<4xf32, strided<[2]>, #gpu.address_space<workgroup>>
   return %v : f32
 }
+
+// -----
+
+func.func @no_blocks() {
+  // expected-error @+1 {{attribute 'blocks_per_multiprocessor' failed to satisfy constraint}}
+  memopt.occupancy_hint 0
+  return
+}

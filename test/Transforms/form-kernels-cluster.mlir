@@ -1,26 +1,30 @@
-// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(memopt-form-kernels{strategy=fused max-threads-per-block=1024 row-register-elements=32 max-cluster-size=8}, canonicalize, cse))" | FileCheck %s
+// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(memopt-form-kernels{strategy=fused max-threads-per-block=1024 row-register-elements=32 max-cluster-size=16 cluster-block-threads=512}, canonicalize, cse))" | FileCheck %s
+// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(memopt-form-kernels{strategy=fused max-threads-per-block=1024 row-register-elements=32 max-cluster-size=8 cluster-block-threads=512}, canonicalize, cse))" | FileCheck %s --check-prefix=MAX8
 
 // Rows too long for one block's registers (more than 32 elements per thread
 // at 1024 threads) are split over the blocks of a thread-block cluster: each
 // block holds a slice in registers, the blocks combine their totals through
-// distributed shared memory, and the row is read once. Rows too long for
-// the largest cluster are streamed (form-kernels-cluster-remarks.mlir);
+// distributed shared memory, and the row is read once. Blocks have 512
+// threads, two per multiprocessor (an occupancy hint bounds the registers),
+// when the cluster can take them, else 1024. Rows too long for the largest
+// cluster are streamed (form-kernels-cluster-remarks.mlir);
 // max-cluster-size=1 streams them all (form-kernels-fused.mlir).
 
-// A row sum over 131072 f32: 4 blocks of 1024 threads, 8 chunks of 4
-// elements each. Block x holds slice x mod 4 (chunks (x mod 4) * 8192 + c *
-// 1024 + t) of row x / 4; thread 0 publishes the block total, a cluster
-// barrier, then every thread adds the 4 totals in rank order; only rank 0's
+// A row sum over 131072 f32: 8 blocks of 512 threads, 8 chunks of 4
+// elements each. Block x holds slice x mod 8 (chunks (x mod 8) * 4096 + c *
+// 512 + t) of row x / 8; thread 0 publishes the block total, a cluster
+// barrier, then every thread adds the 8 totals in rank order; only rank 0's
 // thread 0 stores the row result, and a final cluster barrier keeps each
 // block's totals alive until all are read.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @row_sum_cluster
-// CHECK:         gpu.launch clusters({{.*}}) in (%{{.+}} = %c4, %{{.+}} = %c1{{.*}}, %{{.+}} = %c1{{.*}}) blocks(%[[BX:[a-z0-9_]+]], {{.*}}) in (%{{.+}} = %c16, {{.*}}) threads(%[[TX:[a-z0-9_]+]], {{.*}}) in (%{{.+}} = %c1024,
+// CHECK:         gpu.launch clusters({{.*}}) in (%{{.+}} = %c8, %{{.+}} = %c1{{.*}}, %{{.+}} = %c1{{.*}}) blocks(%[[BX:[a-z0-9_]+]], {{.*}}) in (%{{.+}} = %c32, {{.*}}) threads(%[[TX:[a-z0-9_]+]], {{.*}}) in (%{{.+}} = %c512,
 // CHECK-SAME:      workgroup(%[[XCH:.+]] : memref<1x32xf32, #gpu.address_space<workgroup>>, %[[TOT:.+]] : memref<1xf32, #gpu.address_space<workgroup>>)
-// CHECK-DAG:       %[[RANK:.+]] = arith.remui %[[BX]], %c4
-// CHECK-DAG:       %[[ROW:.+]] = arith.divui %[[BX]], %c4
-// CHECK-DAG:       %[[START:.+]] = arith.muli %[[RANK]], %c8192
+// CHECK-DAG:       %[[RANK:.+]] = arith.remui %[[BX]], %c8
+// CHECK-DAG:       %[[ROW:.+]] = arith.divui %[[BX]], %c8
+// CHECK-DAG:       %[[START:.+]] = arith.muli %[[RANK]], %c4096
+// CHECK:           memopt.occupancy_hint 2
 // CHECK-COUNT-8:   vector.load %{{.+}} : memref<4x131072xf32>, vector<4xf32>
 // CHECK-NOT:       vector.load
 // CHECK:           gpu.barrier
@@ -30,6 +34,10 @@
 // CHECK:           memopt.cluster_load %[[TOT]][%c0] from %c1
 // CHECK:           memopt.cluster_load %[[TOT]][%c0] from %c2
 // CHECK:           memopt.cluster_load %[[TOT]][%c0] from %c3
+// CHECK:           memopt.cluster_load %[[TOT]][%c0] from %c4
+// CHECK:           memopt.cluster_load %[[TOT]][%c0] from %c5
+// CHECK:           memopt.cluster_load %[[TOT]][%c0] from %c6
+// CHECK:           memopt.cluster_load %[[TOT]][%c0] from %c7
 // CHECK-NOT:       memopt.cluster_load
 // CHECK:           arith.cmpi eq, %[[RANK]], %c0
 // CHECK:           memref.store %{{.+}}, %{{.+}}[%[[ROW]]] : memref<4xf32>
@@ -48,8 +56,8 @@ func.func @row_sum_cluster(%a: memref<4x131072xf32>, %o: memref<4xf32>) {
 
 // -----
 
-// Softmax over rows of 69632 f32 (17408 chunks): 3 blocks, balanced to 6
-// chunks per thread at 992 threads. Both reductions (max, then the sum of
+// Softmax over rows of 69632 f32 (17408 chunks): 5 blocks, balanced to 7
+// chunks per thread at 512 threads. Both reductions (max, then the sum of
 // exp(x - max)) meet in the cluster, in their own slots; x is read once and
 // the output written from registers.
 #id = affine_map<(d0, d1) -> (d0, d1)>
@@ -57,18 +65,18 @@ func.func @row_sum_cluster(%a: memref<4x131072xf32>, %o: memref<4xf32>) {
 #sc = affine_map<(d0) -> ()>
 #id1 = affine_map<(d0) -> (d0)>
 // CHECK-LABEL: func.func @softmax_cluster
-// CHECK:         gpu.launch clusters({{.*}}) in (%{{.+}} = %c3, {{.*}}) blocks({{.*}}) in (%{{.+}} = %c6, {{.*}}) threads({{.*}}) in (%{{.+}} = %c992,
+// CHECK:         gpu.launch clusters({{.*}}) in (%{{.+}} = %c5, {{.*}}) blocks({{.*}}) in (%{{.+}} = %c10, {{.*}}) threads({{.*}}) in (%{{.+}} = %c512,
 // CHECK-SAME:      workgroup(%{{.+}} : memref<2x32xf32, #gpu.address_space<workgroup>>, %[[TOT:.+]] : memref<2xf32, #gpu.address_space<workgroup>>)
-// CHECK-COUNT-6:   vector.load
+// CHECK-COUNT-7:   vector.load
 // CHECK-NOT:       vector.load
 // CHECK:           memopt.cluster_barrier
-// CHECK-COUNT-3:   memopt.cluster_load %[[TOT]][%c0]
+// CHECK-COUNT-5:   memopt.cluster_load %[[TOT]][%c0]
 // CHECK:           arith.maxnumf
 // CHECK:           math.exp
 // CHECK:           memopt.cluster_barrier
-// CHECK-COUNT-3:   memopt.cluster_load %[[TOT]][%c1]
+// CHECK-COUNT-5:   memopt.cluster_load %[[TOT]][%c1]
 // CHECK:           arith.divf
-// CHECK-COUNT-6:   vector.store
+// CHECK-COUNT-7:   vector.store
 // CHECK:           memopt.cluster_barrier
 // CHECK-NEXT:      gpu.terminator
 // CHECK-NOT:     scf.for
@@ -118,15 +126,15 @@ func.func @softmax_cluster(%x: memref<2x69632xf32>, %y: memref<2x69632xf32>) {
 
 // bf16 rows of 131080 with an f32 statistic (RMSNorm-like sum of squares):
 // the vector width follows the f32 accumulator (4 elements), 32770 chunks,
-// 5 blocks of 7 chunks at 960 threads; the last block's chunks past the row
-// are masked.
+// 9 blocks (a cluster need not be a power of two) of 8 chunks at 480
+// threads; the last block's chunks past the row are masked.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @sumsq_bf16_cluster
-// CHECK:         gpu.launch clusters({{.*}}) in (%{{.+}} = %c5, {{.*}}) blocks({{.*}}) in (%{{.+}} = %c15, {{.*}}) threads({{.*}}) in (%{{.+}} = %c960,
+// CHECK:         gpu.launch clusters({{.*}}) in (%{{.+}} = %c9, {{.*}}) blocks({{.*}}) in (%{{.+}} = %c27, {{.*}}) threads({{.*}}) in (%{{.+}} = %c480,
 // CHECK:           arith.cmpi ult, %{{.+}}, %c32770
 // CHECK:           memopt.cluster_barrier
-// CHECK-COUNT-5:   memopt.cluster_load
+// CHECK-COUNT-9:   memopt.cluster_load
 // CHECK-NOT:       memopt.cluster_load
 func.func @sumsq_bf16_cluster(%a: memref<3x131080xbf16>, %o: memref<3xf32>) {
   linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
@@ -135,6 +143,33 @@ func.func @sumsq_bf16_cluster(%a: memref<3x131080xbf16>, %o: memref<3xf32>) {
     %w = arith.extf %x : bf16 to f32
     %sq = arith.mulf %w, %w : f32
     %s = arith.addf %sq, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A row of 262144 f32 takes 16 blocks of 512 threads; with at most 8 blocks
+// per cluster (MAX8), 8 of 1024 threads instead (one per multiprocessor: no
+// occupancy hint).
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @wide_blocks_when_the_cluster_is_full
+// CHECK:         gpu.launch clusters({{.*}}) in (%{{.+}} = %c16, {{.*}}) blocks({{.*}}) in (%{{.+}} = %c32, {{.*}}) threads({{.*}}) in (%{{.+}} = %c512,
+// CHECK:           memopt.occupancy_hint 2
+// CHECK-COUNT-16:  memopt.cluster_load
+// CHECK-NOT:       memopt.cluster_load
+// MAX8-LABEL:  func.func @wide_blocks_when_the_cluster_is_full
+// MAX8:          gpu.launch clusters({{.*}}) in (%{{.+}} = %c8, {{.*}}) blocks({{.*}}) in (%{{.+}} = %c16, {{.*}}) threads({{.*}}) in (%{{.+}} = %c1024,
+// MAX8-NOT:        memopt.occupancy_hint
+// MAX8-COUNT-8:    vector.load
+// MAX8-NOT:        vector.load
+func.func @wide_blocks_when_the_cluster_is_full(%a: memref<2x262144xf32>, %o: memref<2xf32>) {
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<2x262144xf32>) outs(%o : memref<2xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
     linalg.yield %s : f32
   }
   return

@@ -1,4 +1,4 @@
-// RUN: memopt-opt %s --memopt-lower-cluster-ops | FileCheck %s
+// RUN: memopt-opt %s --split-input-file --memopt-lower-cluster-ops | FileCheck %s
 
 // A cluster barrier becomes the aligned arrive/wait pair; a read of another
 // block's shared memory maps the buffer's shared address into that block's
@@ -25,6 +25,21 @@ gpu.module @k {
     %c2 = arith.constant 2 : index
     %v = memopt.cluster_load %t[%c1, %c2] from %rank : memref<2x3xf32, #gpu.address_space<workgroup>>
     memref.store %v, %out[%c1] : memref<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// An occupancy hint becomes the kernel's nvvm.minctasm (the largest of
+// several).
+// CHECK-LABEL: gpu.func @hinted
+// CHECK-SAME:    nvvm.minctasm = 4 : i32
+// CHECK-NOT:     memopt.occupancy_hint
+gpu.module @h {
+  gpu.func @hinted() kernel {
+    memopt.occupancy_hint 2
+    memopt.occupancy_hint 4
     gpu.return
   }
 }

@@ -85,7 +85,11 @@ int main(int argc, char **argv) {
       llvm::cl::desc("Row kernels: most blocks of a thread-block cluster "
                      "sharing a row too long for one block's registers (1: "
                      "stream such rows)"),
-      llvm::cl::init(8));
+      llvm::cl::init(16));
+  llvm::cl::opt<unsigned> clusterBlockThreads(
+      "cluster-block-threads",
+      llvm::cl::desc("Row kernels split over a cluster: threads per block"),
+      llvm::cl::init(512));
   llvm::cl::opt<unsigned> stages(
       "stages",
       llvm::cl::desc("Software pipelining: tiles in flight (1 = no "
@@ -130,6 +134,7 @@ int main(int argc, char **argv) {
   config.rowRegisterElements = rowRegisterElements;
   config.pipelineStages = stages;
   config.maxClusterSize = maxClusterSize;
+  config.clusterBlockThreads = clusterBlockThreads;
   StringRef stem = llvm::sys::path::filename(output);
   FailureOr<Artifact> artifact =
       compileArtifact(*module, kind, config, stem, function);

@@ -80,4 +80,20 @@ def Memopt_ClusterLoadOp : Memopt_Op<"cluster_load", [
   let hasVerifier = 1;
 }
 
+def Memopt_OccupancyHintOp : Memopt_Op<"occupancy_hint"> {
+  let summary = "blocks of this kernel meant to share a multiprocessor";
+  let description = [{
+    Inside a `gpu.launch` body: the kernel was shaped for
+    `blocks_per_multiprocessor` resident blocks per multiprocessor (so that
+    one block's loads overlap another's reductions and stores), and the
+    code generator must keep its registers within that budget. When the
+    kernel is outlined, memopt-lower-cluster-ops moves it onto the
+    `gpu.func` as `nvvm.minctasm` (PTX `.minnctapersm`); on the host it is
+    dropped.
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<1>]>:
+                       $blocks_per_multiprocessor);
+  let assemblyFormat = "$blocks_per_multiprocessor attr-dict";
+}
+
 #endif // MEMOPT_DIALECT_MEMOPTOPS_TD

@@ -47,7 +47,8 @@ struct MemoptPipelineConfig {
   unsigned columnUnroll = 16;
   unsigned columnSliceBytes = 64;
   unsigned rowRegisterElements = 32;
-  unsigned maxClusterSize = 8;
+  unsigned maxClusterSize = 16;
+  unsigned clusterBlockThreads = 512;
   /// Software pipelining of tile loops (memopt-pipeline-loads): tiles in
   /// flight, 0 = from the shared-memory budget.
   unsigned pipelineStages = 0;

@@ -108,10 +108,13 @@ def MemoptFormKernelsPass
     Option<"rowRegisterElements", "row-register-elements", "unsigned", "32",
            "Row kernels: most row elements per thread kept in registers; "
            "longer rows are streamed in tiles">,
-    Option<"maxClusterSize", "max-cluster-size", "unsigned", "8",
+    Option<"maxClusterSize", "max-cluster-size", "unsigned", "16",
            "Row kernels: most blocks of a thread-block cluster that share a "
            "row too long for one block's registers (1: stream such rows "
-           "instead)">
+           "instead; over 8 is non-portable, allowed on sm_90)">,
+    Option<"clusterBlockThreads", "cluster-block-threads", "unsigned", "512",
+           "Row kernels split over a cluster: threads per block (1024 / this "
+           "many blocks share a multiprocessor's registers)">
   ];
   let statistics = [
     Statistic<"numKernels", "num-kernels", "Kernels formed">,
@@ -267,6 +270,8 @@ def MemoptLowerClusterOpsPass : Pass<"memopt-lower-cluster-ops"> {
     buffer's shared address (`memref.extract_aligned_pointer_as_index`),
     mapped into the other block's window with `nvvm.mapa` and read through
     an `llvm.load` in the shared::cluster address space.
+    `memopt.occupancy_hint` becomes the enclosing kernel's `nvvm.minctasm`
+    (PTX `.minnctapersm`), which bounds its registers.
   }];
   let dependentDialects = ["NVVM::NVVMDialect", "LLVM::LLVMDialect",
                            "arith::ArithDialect", "memref::MemRefDialect"];

@@ -57,11 +57,16 @@ struct KernelTargetInfo {
   /// multiprocessor: their later passes re-read the row from L2.
   unsigned sharedMemoryPerMultiprocessor = 228 * 1024;
   /// Row kernels: a row too long for one block's registers is split over
-  /// the blocks of a thread-block cluster of up to this many blocks (8: the
-  /// portable limit), which combine their partial reductions through
-  /// distributed shared memory; each row is then read from DRAM once. 1
-  /// streams such rows instead.
-  unsigned maxClusterSize = 8;
+  /// the blocks of a thread-block cluster of up to this many blocks (16:
+  /// sm_90's non-portable limit), which combine their partial reductions
+  /// through distributed shared memory; each row is then read from DRAM
+  /// once. 1 streams such rows instead.
+  unsigned maxClusterSize = 16;
+  /// Threads per block of such kernels. At `rowRegisterElements` per thread
+  /// a thread needs ~64 registers, so 1024 threads fill a multiprocessor's
+  /// 65536: 512 lets two blocks share one, one loading while the other
+  /// reduces and stores (a hint keeps the registers within the budget).
+  unsigned clusterBlockThreads = 512;
 };
 
 /// Replaces `op` (a linalg.generic on memrefs with static shapes) by one

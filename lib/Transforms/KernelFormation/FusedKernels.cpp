@@ -1236,11 +1236,20 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
   // cluster, each holding a slice of whole chunks per thread; their totals
   // meet in distributed shared memory, so the row is read from DRAM once.
   int64_t clusterSize = 1;
+  int64_t blocksPerMultiprocessor = 1;
   if (numChunks * vec > target.rowRegisterElements) {
     int64_t maxChunks =
         std::max<int64_t>(1, target.rowRegisterElements / vec);
-    clusterSize = llvm::divideCeil(
-        chunksPerRow, maxChunks * (int64_t)target.maxThreadsPerBlock);
+    // Blocks of `clusterBlockThreads` (two per multiprocessor) where the
+    // cluster limit allows, else of the largest size.
+    int64_t blockThreads = target.clusterBlockThreads;
+    clusterSize =
+        llvm::divideCeil(chunksPerRow, maxChunks * blockThreads);
+    if (clusterSize > (int64_t)target.maxClusterSize) {
+      blockThreads = target.maxThreadsPerBlock;
+      clusterSize =
+          llvm::divideCeil(chunksPerRow, maxChunks * blockThreads);
+    }
     if (clusterSize > (int64_t)target.maxClusterSize) {
       group.ops.front().op.emitRemark()
           << "row of " << group.inner << " elements streamed in tiles: "
@@ -1249,14 +1258,15 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
           << target.maxClusterSize << ")";
       return emitStreamedRowKernel(b, group, target, why);
     }
+    blocksPerMultiprocessor = std::max<int64_t>(
+        1, target.maxThreadsPerBlock / blockThreads);
     // Balance the slices: fewest chunks per thread, then fewest threads.
-    numChunks = llvm::divideCeil(
-        chunksPerRow, clusterSize * (int64_t)target.maxThreadsPerBlock);
+    numChunks =
+        llvm::divideCeil(chunksPerRow, clusterSize * blockThreads);
     threads = llvm::alignTo(
         llvm::divideCeil(chunksPerRow, clusterSize * numChunks),
         target.warpSize);
-    threads = std::clamp<int64_t>(threads, target.warpSize,
-                                  target.maxThreadsPerBlock);
+    threads = std::clamp<int64_t>(threads, target.warpSize, blockThreads);
   }
   SmallVector<Type> wgTypes;
   FailureOr<MemRefType> exchange = getExchangeType(b, group, target, why);
@@ -1292,6 +1302,8 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
     row = arith::DivUIOp::create(b, loc, row, cC);
     sliceStart = arith::MulIOp::create(b, loc, cluster.rank,
                                        cIdx(b, loc, numChunks * threads));
+    if (blocksPerMultiprocessor > 1)
+      OccupancyHintOp::create(b, loc, blocksPerMultiprocessor);
   }
   EmitState st(loc);
   initRowState(b, st, launch, group, vec, row);
