@@ -167,7 +167,7 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
   // the next begins.
   WalkResult nested = launch.getBody().walk([&](Operation *op) {
     if (!isa<gpu::BarrierOp, gpu::ShuffleOp, ClusterBarrierOp,
-             ClusterLoadOp>(op))
+             ClusterArriveOp, ClusterWaitOp, ClusterLoadOp>(op))
       return isa<gpu::AllReduceOp, gpu::SubgroupReduceOp>(op)
                  ? WalkResult::interrupt()
                  : WalkResult::advance();
@@ -186,10 +186,14 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
   SmallVector<SmallVector<Operation *>> phases(1);
   DenseMap<Operation *, unsigned> phaseOf;
   for (Operation &op : body.without_terminator()) {
-    if (isa<gpu::BarrierOp, ClusterBarrierOp>(op)) {
+    // A split cluster barrier synchronizes at its wait; its arrival only
+    // orders the thread's own earlier accesses, which the host runs first.
+    if (isa<gpu::BarrierOp, ClusterBarrierOp, ClusterWaitOp>(op)) {
       phases.emplace_back();
       continue;
     }
+    if (isa<ClusterArriveOp>(op))
+      continue;
     phaseOf[&op] = phases.size() - 1;
     phases.back().push_back(&op);
     if (isa<gpu::ShuffleOp>(op))

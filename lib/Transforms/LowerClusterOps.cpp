@@ -77,7 +77,8 @@ struct MemoptLowerClusterOpsPass final
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (isa<ClusterBarrierOp, ClusterLoadOp, OccupancyHintOp>(op))
+      if (isa<ClusterBarrierOp, ClusterArriveOp, ClusterWaitOp, ClusterLoadOp,
+              OccupancyHintOp>(op))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
@@ -107,8 +108,10 @@ struct MemoptLowerClusterOpsPass final
       }
       rewriter.setInsertionPoint(op);
       UnitAttr aligned = rewriter.getUnitAttr();
-      NVVM::ClusterArriveOp::create(rewriter, op->getLoc(), aligned);
-      NVVM::ClusterWaitOp::create(rewriter, op->getLoc(), aligned);
+      if (!isa<ClusterWaitOp>(op))
+        NVVM::ClusterArriveOp::create(rewriter, op->getLoc(), aligned);
+      if (!isa<ClusterArriveOp>(op))
+        NVVM::ClusterWaitOp::create(rewriter, op->getLoc(), aligned);
       rewriter.eraseOp(op);
     }
   }

@@ -13,9 +13,10 @@
 // A row sum over 131072 f32: 8 blocks of 512 threads, 8 chunks of 4
 // elements each. Block x holds slice x mod 8 (chunks (x mod 8) * 4096 + c *
 // 512 + t) of row x / 8; thread 0 publishes the block total, a cluster
-// barrier, then every thread adds the 8 totals in rank order; only rank 0's
-// thread 0 stores the row result, and a final cluster barrier keeps each
-// block's totals alive until all are read.
+// barrier, then every thread adds the 8 totals in rank order and the row's
+// initial value; only rank 0's thread 0 stores the row result, after a
+// cluster barrier: every block has read the initial value it overwrites,
+// and every block's totals (no block exits before all are read).
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @row_sum_cluster
@@ -39,10 +40,12 @@
 // CHECK:           memopt.cluster_load %[[TOT]][%c0] from %c6
 // CHECK:           memopt.cluster_load %[[TOT]][%c0] from %c7
 // CHECK-NOT:       memopt.cluster_load
+// CHECK:           memref.load %{{.+}}[%[[ROW]]] : memref<4xf32>
+// CHECK:           memopt.cluster_barrier
 // CHECK:           arith.cmpi eq, %[[RANK]], %c0
 // CHECK:           memref.store %{{.+}}, %{{.+}}[%[[ROW]]] : memref<4xf32>
-// CHECK:           memopt.cluster_barrier
-// CHECK-NEXT:      gpu.terminator
+// CHECK-NOT:       memopt.cluster
+// CHECK:           gpu.terminator
 // CHECK-NOT:     scf.for
 func.func @row_sum_cluster(%a: memref<4x131072xf32>, %o: memref<4xf32>) {
   linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
@@ -76,8 +79,9 @@ func.func @row_sum_cluster(%a: memref<4x131072xf32>, %o: memref<4xf32>) {
 // CHECK:           memopt.cluster_barrier
 // CHECK-COUNT-5:   memopt.cluster_load %[[TOT]][%c1]
 // CHECK:           arith.divf
+// CHECK:           memopt.cluster_arrive
 // CHECK-COUNT-7:   vector.store
-// CHECK:           memopt.cluster_barrier
+// CHECK:           memopt.cluster_wait
 // CHECK-NEXT:      gpu.terminator
 // CHECK-NOT:     scf.for
 func.func @softmax_cluster(%x: memref<2x69632xf32>, %y: memref<2x69632xf32>) {

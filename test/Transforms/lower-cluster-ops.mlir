@@ -43,3 +43,21 @@ gpu.module @h {
     gpu.return
   }
 }
+
+// -----
+
+// A split barrier: the arrival and the wait lower separately.
+// CHECK-LABEL: gpu.func @split
+// CHECK:         nvvm.cluster.arrive {aligned}
+// CHECK-NEXT:    memref.store
+// CHECK-NEXT:    nvvm.cluster.wait {aligned}
+// CHECK-NEXT:    gpu.return
+gpu.module @s {
+  gpu.func @split(%out: memref<4xf32>, %v: f32) kernel {
+    %c0 = arith.constant 0 : index
+    memopt.cluster_arrive
+    memref.store %v, %out[%c0] : memref<4xf32>
+    memopt.cluster_wait
+    gpu.return
+  }
+}

@@ -51,6 +51,29 @@ def Memopt_ClusterBarrierOp : Memopt_Op<"cluster_barrier"> {
   let assemblyFormat = "attr-dict";
 }
 
+def Memopt_ClusterArriveOp : Memopt_Op<"cluster_arrive"> {
+  let summary = "first half of a split cluster barrier";
+  let description = [{
+    The thread arrives at the cluster barrier without waiting (release: its
+    memory operations so far, distributed shared memory reads included,
+    complete before any thread's matching `memopt.cluster_wait` returns).
+    Every thread must reach the matching `memopt.cluster_wait` before its
+    next arrival, in uniform control flow. Used to keep a block's shared
+    memory alive until the other blocks' reads are done without stalling
+    the block in between. Lowers to `barrier.cluster.arrive.aligned`.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Memopt_ClusterWaitOp : Memopt_Op<"cluster_wait"> {
+  let summary = "second half of a split cluster barrier";
+  let description = [{
+    Waits until every thread of the cluster has arrived (acquire). Lowers to
+    `barrier.cluster.wait.aligned`.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 def Memopt_ClusterLoadOp : Memopt_Op<"cluster_load", [
     TypesMatchWith<"result type matches the element type of the buffer",
                    "memref", "result",

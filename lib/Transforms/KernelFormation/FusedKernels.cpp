@@ -1340,13 +1340,18 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
                       &cluster);
   }
   // Every block of the cluster has read what it overwrites (a reduction's
-  // initial value) before any stores.
-  if (overwritesItsInput(group)) {
-    if (clusterSize > 1)
-      ClusterBarrierOp::create(b, loc);
-    else
-      gpu::BarrierOp::create(b, loc);
-  }
+  // initial value) before any stores. Otherwise the blocks arrive at a
+  // split cluster barrier once their last distributed shared memory read is
+  // done and wait for it only before exiting (no block may exit while
+  // another still reads its totals), so the stores do not wait.
+  bool clusterReads = clusterSize > 1 && slot > 0;
+  bool overwrites = overwritesItsInput(group);
+  if (overwrites && clusterSize > 1)
+    ClusterBarrierOp::create(b, loc);
+  else if (overwrites)
+    gpu::BarrierOp::create(b, loc);
+  else if (clusterReads)
+    ClusterArriveOp::create(b, loc);
   Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
                                        cIdx(b, loc, 0));
   if (clusterSize > 1)
@@ -1355,9 +1360,8 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, cluster.rank,
                               cIdx(b, loc, 0)));
   storeResults(b, st, group, numChunks, leader);
-  // No block may exit while another still reads its totals.
-  if (clusterSize > 1 && slot > 0)
-    ClusterBarrierOp::create(b, loc);
+  if (clusterReads && !overwrites)
+    ClusterWaitOp::create(b, loc);
   return launch;
 }
 
