@@ -337,7 +337,9 @@ static Status runPipeline(const CudaDriver &drv, const Manifest &m,
   // is in the kernel timings: timed runs reuse the uploaded buffers.
   std::vector<std::vector<unsigned char>> derived(m.buffers.size());
   for (const Buffer &b : m.buffers) {
-    if (!b.isDerived())
+    // Derived outputs (fields of a record result) are assembled after the
+    // run instead.
+    if (!b.isDerived() || b.role != BufferRole::Input)
       continue;
     ConvertedBuffer c;
     c.buffer = &b;
