@@ -60,9 +60,11 @@ func.func @row_sum_cluster(%a: memref<4x131072xf32>, %o: memref<4xf32>) {
 // -----
 
 // Softmax over rows of 69632 f32 (17408 chunks): 5 blocks, balanced to 7
-// chunks per thread at 512 threads. Both reductions (max, then the sum of
-// exp(x - max)) meet in the cluster, in their own slots; x is read once and
-// the output written from registers.
+// chunks per thread at 512 threads. Online softmax: each block takes its
+// slice's maximum, the exp values and their sum from it; the blocks exchange
+// (maximum, sum) once, combine M = max m_b and S = sum s_b * exp(m_b - M),
+// and scale their exp values by exp(m_b - M). x is read once and the output
+// written from registers.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 #sc = affine_map<(d0) -> ()>
@@ -72,12 +74,18 @@ func.func @row_sum_cluster(%a: memref<4x131072xf32>, %o: memref<4xf32>) {
 // CHECK-SAME:      workgroup(%{{.+}} : memref<2x32xf32, #gpu.address_space<workgroup>>, %[[TOT:.+]] : memref<2xf32, #gpu.address_space<workgroup>>)
 // CHECK-COUNT-7:   vector.load
 // CHECK-NOT:       vector.load
+// CHECK:           gpu.barrier
+// CHECK-COUNT-28:  math.exp
+// CHECK:           gpu.barrier
+// CHECK:           memref.store %[[LMAX:.+]], %[[TOT]][%c0]
+// CHECK:           memref.store %{{.+}}, %[[TOT]][%c1]
 // CHECK:           memopt.cluster_barrier
-// CHECK-COUNT-5:   memopt.cluster_load %[[TOT]][%c0]
-// CHECK:           arith.maxnumf
-// CHECK:           math.exp
-// CHECK:           memopt.cluster_barrier
-// CHECK-COUNT-5:   memopt.cluster_load %[[TOT]][%c1]
+// CHECK-NOT:       memopt.cluster_barrier
+// CHECK-COUNT-10:  memopt.cluster_load %[[TOT]]
+// CHECK-NOT:       memopt.cluster_load
+// CHECK:           %[[D:.+]] = arith.subf %[[LMAX]], %{{.+}} : f32
+// CHECK:           %[[SCALE:.+]] = math.exp %[[D]] : f32
+// CHECK-COUNT-28:  arith.mulf %{{.+}}, %[[SCALE]] : f32
 // CHECK:           arith.divf
 // CHECK:           memopt.cluster_arrive
 // CHECK-COUNT-7:   vector.store
@@ -175,6 +183,40 @@ func.func @wide_blocks_when_the_cluster_is_full(%a: memref<2x262144xf32>, %o: me
   ^bb0(%x: f32, %acc: f32):
     %s = arith.addf %x, %acc : f32
     linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Not the online form: the sum is of x - max, not of exp(x - max), so the
+// maximum and the sum go through the cluster one after the other.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @centered_sum_two_exchanges
+// MAX8-LABEL:  func.func @centered_sum_two_exchanges
+// CHECK:         memopt.cluster_barrier
+// CHECK-COUNT-8:   memopt.cluster_load %{{.+}}[%c0]
+// CHECK:         memopt.cluster_barrier
+// CHECK-COUNT-8:   memopt.cluster_load %{{.+}}[%c1]
+func.func @centered_sum_two_exchanges(%x: memref<2x131072xf32>, %m: memref<2xf32>, %y: memref<2x131072xf32>, %s: memref<2xf32>) {
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<2x131072xf32>) outs(%m : memref<2xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.maxnumf %in, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : memref<2x131072xf32>, memref<2xf32>) outs(%y : memref<2x131072xf32>) {
+  ^bb0(%in: f32, %mx: f32, %out: f32):
+    %d = arith.subf %in, %mx : f32
+    linalg.yield %d : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%y : memref<2x131072xf32>) outs(%s : memref<2xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
   }
   return
 }

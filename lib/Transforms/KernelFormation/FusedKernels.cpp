@@ -34,6 +34,7 @@
 #include "memopt/Dialect/MemoptDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -1204,6 +1205,101 @@ emitStreamedRowKernel(RewriterBase &b, Group &group,
   return launch;
 }
 
+namespace {
+/// Softmax's two reductions in one cluster exchange (online softmax): a
+/// maximum M of the row, then the sum of exp(v - M) computed by one
+/// elementwise op. Each block reduces its slice with its own maximum m_b;
+/// the blocks then exchange (m_b, s_b) once and combine M = max m_b and
+/// S = sum s_b * exp(m_b - M), and scale their exp values by exp(m_b - M).
+struct OnlineSoftmax {
+  /// Indices in the group of the exp op and of the sum.
+  size_t exp, sum;
+};
+} // namespace
+
+/// Whether the arg of `op`'s body for `operand` is used only as
+/// `exp(v - arg)` whose result is the op's only yielded value.
+static bool isExpOfDifference(linalg::GenericOp op, OpOperand &operand) {
+  if (op.getNumDpsInits() != 1)
+    return false;
+  BlockArgument m = op.getMatchingBlockArgument(&operand);
+  if (!m.hasOneUse())
+    return false;
+  auto sub = dyn_cast<arith::SubFOp>(*m.getUsers().begin());
+  if (!sub || sub.getRhs() != m || sub.getLhs() == m ||
+      !sub->hasOneUse())
+    return false;
+  auto exp = dyn_cast<math::ExpOp>(*sub->getUsers().begin());
+  if (!exp || !exp->hasOneUse())
+    return false;
+  auto yield = dyn_cast<linalg::YieldOp>(*exp->getUsers().begin());
+  return yield && yield.getNumOperands() == 1;
+}
+
+/// Matches the online softmax form at reduction `i` of `group`.
+static std::optional<OnlineSoftmax> matchOnlineSoftmax(const Group &group,
+                                                       size_t i) {
+  const GroupOp &max = group.ops[i];
+  if (max.kind != arith::AtomicRMWKind::maxnumf &&
+      max.kind != arith::AtomicRMWKind::maximumf)
+    return std::nullopt;
+  auto isF32Acc = [](const GroupOp &g) {
+    return g.op.getBody()->getArgument(g.op.getNumDpsInputs()).getType()
+        .isF32();
+  };
+  if (!isF32Acc(max))
+    return std::nullopt;
+  Value maxRoot = getRootBuffer(max.op.getDpsInitsMutable()[0].get());
+  auto reads = [](const GroupOp &g, Value root) {
+    return llvm::any_of(g.op->getOpOperands(), [&](OpOperand &o) {
+      return getRootBuffer(o.get()) == root &&
+             (g.op.isDpsInput(&o) ||
+              g.op.getMatchingBlockArgument(&o).getUses().begin() !=
+                  g.op.getMatchingBlockArgument(&o).getUses().end());
+    });
+  };
+  auto writes = [](const GroupOp &g, Value root) {
+    return llvm::any_of(g.op.getDpsInitsMutable(), [&](OpOperand &o) {
+      return getRootBuffer(o.get()) == root;
+    });
+  };
+  std::optional<size_t> exp;
+  Value expRoot;
+  // Whether the buffer still holds the maximum (softmax reuses it for the
+  // sum: a fill in between overwrites it).
+  bool maxLive = true;
+  for (size_t k = i + 1; k < group.ops.size(); ++k) {
+    const GroupOp &g = group.ops[k];
+    bool readsMax = maxLive && reads(g, maxRoot);
+    if (g.role == RowRole::Reduce) {
+      // The sum of the exp values, from zero or any initial value.
+      if (!exp || g.kind != arith::AtomicRMWKind::addf || !isF32Acc(g) ||
+          g.op.getNumDpsInputs() != 1 ||
+          getRootBuffer(g.op.getDpsInputOperand(0)->get()) != expRoot ||
+          readsMax)
+        return std::nullopt;
+      return OnlineSoftmax{*exp, k};
+    }
+    if (!readsMax) {
+      // Other work in between must not see a local exp value.
+      if (exp && reads(g, expRoot))
+        return std::nullopt;
+      if (writes(g, maxRoot))
+        maxLive = false;
+      continue;
+    }
+    if (exp || g.role != RowRole::Vector || writes(g, maxRoot))
+      return std::nullopt;
+    for (OpOperand *in : g.op.getDpsInputOperands())
+      if (getRootBuffer(in->get()) == maxRoot &&
+          !isExpOfDifference(g.op, *in))
+        return std::nullopt;
+    exp = k;
+    expRoot = getRootBuffer(g.op.getDpsInitsMutable()[0].get());
+  }
+  return std::nullopt;
+}
+
 static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
                                               const KernelTargetInfo &target,
                                               std::string &why) {
@@ -1332,12 +1428,91 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
       st.chunkValid.push_back(Value());
   }
   unsigned slot = 0;
-  for (const GroupOp &g : group.ops) {
+  for (size_t i = 0; i < group.ops.size(); ++i) {
+    const GroupOp &g = group.ops[i];
     Value partial;
     emitOp(b, st, g, numChunks, partial);
-    if (g.role == RowRole::Reduce)
+    if (g.role != RowRole::Reduce)
+      continue;
+    std::optional<OnlineSoftmax> online;
+    if (clusterSize > 1)
+      online = matchOnlineSoftmax(group, i);
+    if (!online) {
       finishReduction(b, st, g, partial, threads, target, tid, smem, slot++,
                       &cluster);
+      continue;
+    }
+    // The block's maximum (with the output's initial value), the exp values
+    // and their sum from it, then one exchange for both.
+    Value maxRoot = getRootBuffer(g.op.getDpsInitsMutable()[0].get());
+    finishReduction(b, st, g, partial, threads, target, tid, smem, slot);
+    Value localMax = st.scalarValues.lookup(maxRoot);
+    bool maxOverwritten = false;
+    for (size_t k = i + 1; k < online->sum; ++k) {
+      Value unused;
+      emitOp(b, st, group.ops[k], numChunks, unused);
+      for (OpOperand &out : group.ops[k].op.getDpsInitsMutable())
+        maxOverwritten |= getRootBuffer(out.get()) == maxRoot;
+    }
+    const GroupOp &sum = group.ops[online->sum];
+    Value sumPartial;
+    emitOp(b, st, sum, numChunks, sumPartial);
+    Value localSum = blockReduce(b, loc, sumPartial, sum.kind, threads,
+                                 target.warpSize, tid, smem, slot + 1);
+    Value cMax = cIdx(b, loc, slot), cSum = cIdx(b, loc, slot + 1);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      Value isT0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         tid, cIdx(b, loc, 0));
+      auto ifOp = scf::IfOp::create(b, loc, isT0, false);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      memref::StoreOp::create(b, loc, localMax, cluster.totals,
+                              ValueRange{cMax});
+      memref::StoreOp::create(b, loc, localSum, cluster.totals,
+                              ValueRange{cSum});
+    }
+    ClusterBarrierOp::create(b, loc);
+    Type f32 = b.getF32Type();
+    SmallVector<Value> maxes, sums;
+    for (int64_t r = 0; r < clusterSize; ++r) {
+      maxes.push_back(ClusterLoadOp::create(b, loc, f32, cluster.totals,
+                                            cIdx(b, loc, r),
+                                            ValueRange{cMax}));
+      sums.push_back(ClusterLoadOp::create(b, loc, f32, cluster.totals,
+                                           cIdx(b, loc, r),
+                                           ValueRange{cSum}));
+    }
+    Value rowMax = maxes[0];
+    for (int64_t r = 1; r < clusterSize; ++r)
+      rowMax = arith::getReductionOp(g.kind, b, loc, rowMax, maxes[r]);
+    auto scaleTo = [&](Value m) {
+      return math::ExpOp::create(b, loc,
+                                 arith::SubFOp::create(b, loc, m, rowMax));
+    };
+    Value rowSum;
+    for (int64_t r = 0; r < clusterSize; ++r) {
+      Value part = arith::MulFOp::create(b, loc, sums[r], scaleTo(maxes[r]));
+      rowSum = rowSum ? arith::AddFOp::create(b, loc, rowSum, part).getResult()
+                      : part;
+    }
+    // The exp values as if computed from the row's maximum.
+    Value scale = scaleTo(localMax);
+    Value expRoot =
+        getRootBuffer(group.ops[online->exp].op.getDpsInitsMutable()[0].get());
+    for (Value &lane : st.vecValues[expRoot])
+      lane = arith::MulFOp::create(b, loc, lane, scale);
+    Value sumRoot = getRootBuffer(sum.op.getDpsInitsMutable()[0].get());
+    Value init;
+    if (auto it = st.scalarValues.find(sumRoot); it != st.scalarValues.end())
+      init = it->second;
+    else
+      init = memref::LoadOp::create(b, loc, sum.op.getDpsInitsMutable()[0].get(),
+                                    st.outerIds);
+    st.scalarValues[sumRoot] = arith::AddFOp::create(b, loc, init, rowSum);
+    if (!maxOverwritten && sumRoot != maxRoot)
+      st.scalarValues[maxRoot] = rowMax;
+    slot += 2;
+    i = online->sum;
   }
   // Every block of the cluster has read what it overwrites (a reduction's
   // initial value) before any stores. Otherwise the blocks arrive at a
