@@ -67,6 +67,9 @@ def _workloads(torch):
     def w7(x):
         return x.sum(0)
 
+    def aos16(p):
+        return p[:, 2] * p[:, 9]
+
     def w8(x, g):
         n = x * torch.rsqrt((x * x).mean(-1, keepdim=True) + 1e-6) * g
         scale = n.abs().amax(-1) / 127
@@ -98,6 +101,8 @@ def _workloads(torch):
                     lambda: (rand(1024, 262144),), w4),
         "w6": ("kinetic energy from AoS particles [2^25, 8] f32",
                lambda: (rand(1 << 25, 8),), w6),
+        "aos16": ("two fields of [2^24, 16] f32 records multiplied",
+                  lambda: (rand(1 << 24, 16),), aos16),
         "w7": ("column sum of 16384x4096 f32",
                lambda: (rand(ROWS, COLS),), w7),
         "w8": ("RMSNorm + per-row int8 absmax quantization, 16384x4096 f32",
