@@ -195,6 +195,25 @@ bindArguments(func::FuncOp host, const Signature &sig,
     return host.emitOpError("has fewer buffer arguments than results"),
            failure();
   unsigned nArgs = host.getNumArguments() - nRes;
+  // Input IR may carry the attribute too: check its fields before use.
+  auto checkField = [&](DictionaryAttr d) -> LogicalResult {
+    auto source = d.getAs<IntegerAttr>("source");
+    auto record = d.getAs<IntegerAttr>("record");
+    auto field = d.getAs<IntegerAttr>("field");
+    if (!source || !record || !field || record.getInt() < 1 ||
+        field.getInt() < 0 || field.getInt() >= record.getInt())
+      return host.emitOpError("has a malformed memopt.aos_field ")
+             << d << " (expected integer source, record >= 1 and field in "
+                     "[0, record))";
+    return success();
+  };
+  for (unsigned a = 0; a < nArgs; ++a)
+    if (auto d = host.getArgAttrOfType<DictionaryAttr>(a, "memopt.aos_field"))
+      if (failed(checkField(d)))
+        return failure();
+  for (DictionaryAttr d : layout.fields)
+    if (d && failed(checkField(d)))
+      return failure();
   std::set<int64_t> replaced, replacedOut;
   for (unsigned a = 0; a < nArgs; ++a)
     if (auto d = host.getArgAttrOfType<DictionaryAttr>(a, "memopt.aos_field"))

@@ -45,9 +45,11 @@ struct MemoptFormKernelsPass final
     target.columnSliceBytes = std::max(1u, unsigned(columnSliceBytes));
     target.rowRegisterElements = std::max(1u, unsigned(rowRegisterElements));
     target.maxClusterSize = std::max(1u, unsigned(maxClusterSize));
-    target.clusterBlockThreads = std::clamp(
-        unsigned(clusterBlockThreads), unsigned(warpSize),
-        unsigned(maxThreadsPerBlock));
+    // Whole warps: block reductions and shuffles assume them.
+    target.clusterBlockThreads =
+        std::clamp(unsigned(clusterBlockThreads) / unsigned(warpSize) *
+                       unsigned(warpSize),
+                   unsigned(warpSize), unsigned(maxThreadsPerBlock));
     IRRewriter rewriter(&getContext());
 
     if (strategy == KernelStrategy::Fused) {

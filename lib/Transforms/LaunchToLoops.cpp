@@ -158,6 +158,11 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
     if (!cx || cy != 1 || cz != 1 || *cx < 1)
       return failure();
     cluster = *cx;
+    // Every cluster whole: a partial one would be skipped.
+    std::optional<int64_t> gx =
+        getConstantIntValue(launch.getGridSizeOperandValues().x);
+    if (!gx || *gx % cluster != 0)
+      return failure();
   }
   if (failed(lowerAsyncCopies(rewriter, launch)))
     return failure();
@@ -180,6 +185,36 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
   });
   if (nested.wasInterrupted())
     return failure();
+  // The host runs every block's phase before the next phase, which would
+  // hide a distributed shared memory read that the kernel does not order
+  // after the other blocks' writes: refuse reads of a buffer written since
+  // the last cluster barrier (or wait), and reads after an arrival.
+  {
+    bool arrived = false;
+    DenseSet<Value> written;
+    for (Operation &op : body.without_terminator()) {
+      if (isa<ClusterBarrierOp, ClusterWaitOp>(op)) {
+        arrived = false;
+        written.clear();
+        continue;
+      }
+      if (isa<ClusterArriveOp>(op)) {
+        arrived = true;
+        continue;
+      }
+      if (auto load = dyn_cast<ClusterLoadOp>(op)) {
+        if (arrived || written.contains(load.getMemref()))
+          return failure();
+        continue;
+      }
+      op.walk([&](Operation *inner) {
+        if (auto st = dyn_cast<memref::StoreOp>(inner))
+          written.insert(st.getMemref());
+        else if (auto vs = dyn_cast<vector::StoreOp>(inner))
+          written.insert(vs.getBase());
+      });
+    }
+  }
 
   // Phases: lists of top-level ops; shuffles end a phase (their operand is
   // published) and their result is read at the start of the next.
@@ -478,7 +513,10 @@ struct MemoptLaunchToLoopsPass final
         continue;
       launch.emitOpError("cannot run on the host: synchronization is nested "
                          "in control flow, a shuffle is not xor, or a value "
-                         "crossing a barrier is not a scalar or vector");
+                         "crossing a barrier is not a scalar or vector; or "
+                         "a cluster is not constant and whole, or another "
+                         "block's shared memory is read without a cluster "
+                         "barrier after its writes or after an arrival");
       return signalPassFailure();
     }
   }

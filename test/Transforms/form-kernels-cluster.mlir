@@ -74,17 +74,22 @@ func.func @row_sum_cluster(%a: memref<4x131072xf32>, %o: memref<4xf32>) {
 // CHECK-SAME:      workgroup(%{{.+}} : memref<2x32xf32, #gpu.address_space<workgroup>>, %[[TOT:.+]] : memref<2xf32, #gpu.address_space<workgroup>>)
 // CHECK-COUNT-7:   vector.load
 // CHECK-NOT:       vector.load
+// A slice that is -inf throughout takes its exp values from 0, and its
+// scale is 0, not exp(-inf - M) times a NaN.
 // CHECK:           gpu.barrier
+// CHECK:           %[[ISINF:.+]] = arith.cmpf oeq, %[[LMAX:.+]], %cst
+// CHECK:           arith.select %[[ISINF]], %{{.+}}, %[[LMAX]] : f32
 // CHECK-COUNT-28:  math.exp
 // CHECK:           gpu.barrier
-// CHECK:           memref.store %[[LMAX:.+]], %[[TOT]][%c0]
+// CHECK:           memref.store %[[LMAX]], %[[TOT]][%c0]
 // CHECK:           memref.store %{{.+}}, %[[TOT]][%c1]
 // CHECK:           memopt.cluster_barrier
 // CHECK-NOT:       memopt.cluster_barrier
 // CHECK-COUNT-10:  memopt.cluster_load %[[TOT]]
 // CHECK-NOT:       memopt.cluster_load
 // CHECK:           %[[D:.+]] = arith.subf %[[LMAX]], %{{.+}} : f32
-// CHECK:           %[[SCALE:.+]] = math.exp %[[D]] : f32
+// CHECK:           %[[E:.+]] = math.exp %[[D]] : f32
+// CHECK:           %[[SCALE:.+]] = arith.select %[[ISINF]], %{{.+}}, %[[E]] : f32
 // CHECK-COUNT-28:  arith.mulf %{{.+}}, %[[SCALE]] : f32
 // CHECK:           arith.divf
 // CHECK:           memopt.cluster_arrive
@@ -216,6 +221,42 @@ func.func @centered_sum_two_exchanges(%x: memref<2x131072xf32>, %m: memref<2xf32
       ins(%y : memref<2x131072xf32>) outs(%s : memref<2xf32>) {
   ^bb0(%in: f32, %acc: f32):
     %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// Not the online form: the sum is of exp(x - max) squared (the rescale would
+// be wrong), so the totals go through the cluster one after the other.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @sum_of_squares_two_exchanges
+// CHECK:         memopt.cluster_barrier
+// CHECK-COUNT-8:   memopt.cluster_load %{{.+}}[%c0]
+// CHECK:         memopt.cluster_barrier
+// CHECK-COUNT-8:   memopt.cluster_load %{{.+}}[%c1]
+// MAX8-LABEL:  func.func @sum_of_squares_two_exchanges
+func.func @sum_of_squares_two_exchanges(%x: memref<2x131072xf32>, %m: memref<2xf32>, %y: memref<2x131072xf32>, %s: memref<2xf32>) {
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<2x131072xf32>) outs(%m : memref<2xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.maxnumf %in, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : memref<2x131072xf32>, memref<2xf32>) outs(%y : memref<2x131072xf32>) {
+  ^bb0(%in: f32, %mx: f32, %out: f32):
+    %d = arith.subf %in, %mx : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%y : memref<2x131072xf32>) outs(%s : memref<2xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %sq = arith.mulf %in, %in : f32
+    %a = arith.addf %sq, %acc : f32
     linalg.yield %a : f32
   }
   return

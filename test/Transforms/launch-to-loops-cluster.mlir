@@ -71,3 +71,67 @@ func.func @cluster_load_in_if(%o: memref<4xf32>, %c: i1) {
   }
   return
 }
+
+// -----
+
+// A read of another block's buffer that no cluster barrier orders after
+// the writes: the host's phase order would hide the race, so it is refused.
+func.func @cluster_load_unordered(%o: memref<4xf32>, %v: f32) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{'gpu.launch' op cannot run on the host}}
+  gpu.launch clusters(%cx, %cy, %cz) in (%csx = %c2, %csy = %c1, %csz = %c1)
+             blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1)
+             workgroup(%w : memref<4xf32, #gpu.address_space<workgroup>>) {
+    memref.store %v, %w[%tx] : memref<4xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %x = memopt.cluster_load %w[%tx] from %c1 : memref<4xf32, #gpu.address_space<workgroup>>
+    memref.store %x, %o[%tx] : memref<4xf32>
+    memopt.cluster_barrier
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A read after the block's arrival: the other blocks may already be gone.
+func.func @cluster_load_after_arrive(%o: memref<4xf32>, %v: f32) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{'gpu.launch' op cannot run on the host}}
+  gpu.launch clusters(%cx, %cy, %cz) in (%csx = %c2, %csy = %c1, %csz = %c1)
+             blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1)
+             workgroup(%w : memref<4xf32, #gpu.address_space<workgroup>>) {
+    memref.store %v, %w[%tx] : memref<4xf32, #gpu.address_space<workgroup>>
+    memopt.cluster_barrier
+    memopt.cluster_arrive
+    %x = memopt.cluster_load %w[%tx] from %c1 : memref<4xf32, #gpu.address_space<workgroup>>
+    memref.store %x, %o[%tx] : memref<4xf32>
+    memopt.cluster_wait
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A grid that is not whole clusters.
+func.func @partial_cluster(%o: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{'gpu.launch' op cannot run on the host}}
+  gpu.launch clusters(%cx, %cy, %cz) in (%csx = %c2, %csy = %c1, %csz = %c1)
+             blocks(%bx, %by, %bz) in (%gx = %c3, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    memopt.cluster_barrier
+    gpu.terminator
+  }
+  return
+}

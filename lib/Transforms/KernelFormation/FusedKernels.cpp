@@ -42,6 +42,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/Support/Debug.h"
 
+#include <limits>
 #include <variant>
 
 #define DEBUG_TYPE "memopt-form-kernels"
@@ -1218,8 +1219,10 @@ struct OnlineSoftmax {
 } // namespace
 
 /// Whether the arg of `op`'s body for `operand` is used only as
-/// `exp(v - arg)` whose result is the op's only yielded value.
-static bool isExpOfDifference(linalg::GenericOp op, OpOperand &operand) {
+/// `exp(v - arg)` whose result is the op's only yielded value, `v` being
+/// `op`'s input read from `valuesRoot` through `valuesMap`.
+static bool isExpOfDifference(linalg::GenericOp op, OpOperand &operand,
+                              Value valuesRoot, AffineMap valuesMap) {
   if (op.getNumDpsInits() != 1)
     return false;
   BlockArgument m = op.getMatchingBlockArgument(&operand);
@@ -1229,11 +1232,36 @@ static bool isExpOfDifference(linalg::GenericOp op, OpOperand &operand) {
   if (!sub || sub.getRhs() != m || sub.getLhs() == m ||
       !sub->hasOneUse())
     return false;
+  auto v = dyn_cast<BlockArgument>(sub.getLhs());
+  if (!v || v.getOwner() != op.getBody() ||
+      v.getArgNumber() >= op.getNumDpsInputs())
+    return false;
+  OpOperand *vIn = op.getDpsInputOperand(v.getArgNumber());
+  if (getRootBuffer(vIn->get()) != valuesRoot ||
+      op.getMatchingIndexingMap(vIn) != valuesMap)
+    return false;
   auto exp = dyn_cast<math::ExpOp>(*sub->getUsers().begin());
   if (!exp || !exp->hasOneUse())
     return false;
   auto yield = dyn_cast<linalg::YieldOp>(*exp->getUsers().begin());
   return yield && yield.getNumOperands() == 1;
+}
+
+/// Whether `op`'s body is exactly `yield combiner(in, acc)` over its one
+/// input.
+template <typename CombinerOp>
+static bool isPlainReduction(linalg::GenericOp op) {
+  Block *body = op.getBody();
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      body->getOperations().size() != 2)
+    return false;
+  auto comb = dyn_cast<CombinerOp>(body->front());
+  if (!comb)
+    return false;
+  Value in = body->getArgument(0), acc = body->getArgument(1);
+  bool args = (comb.getLhs() == in && comb.getRhs() == acc) ||
+              (comb.getLhs() == acc && comb.getRhs() == in);
+  return args && body->getTerminator()->getOperand(0) == comb.getResult();
 }
 
 /// Matches the online softmax form at reduction `i` of `group`.
@@ -1247,9 +1275,14 @@ static std::optional<OnlineSoftmax> matchOnlineSoftmax(const Group &group,
     return g.op.getBody()->getArgument(g.op.getNumDpsInputs()).getType()
         .isF32();
   };
-  if (!isF32Acc(max))
+  if (!isF32Acc(max) || !(isPlainReduction<arith::MaxNumFOp>(max.op) ||
+                          isPlainReduction<arith::MaximumFOp>(max.op)))
     return std::nullopt;
   Value maxRoot = getRootBuffer(max.op.getDpsInitsMutable()[0].get());
+  // The exp op must subtract the maximum from the values it was taken of.
+  OpOperand *maxIn = max.op.getDpsInputOperand(0);
+  Value valuesRoot = getRootBuffer(maxIn->get());
+  AffineMap valuesMap = max.op.getMatchingIndexingMap(maxIn);
   auto reads = [](const GroupOp &g, Value root) {
     return llvm::any_of(g.op->getOpOperands(), [&](OpOperand &o) {
       return getRootBuffer(o.get()) == root &&
@@ -1274,15 +1307,15 @@ static std::optional<OnlineSoftmax> matchOnlineSoftmax(const Group &group,
     if (g.role == RowRole::Reduce) {
       // The sum of the exp values, from zero or any initial value.
       if (!exp || g.kind != arith::AtomicRMWKind::addf || !isF32Acc(g) ||
-          g.op.getNumDpsInputs() != 1 ||
+          !isPlainReduction<arith::AddFOp>(g.op) ||
           getRootBuffer(g.op.getDpsInputOperand(0)->get()) != expRoot ||
           readsMax)
         return std::nullopt;
       return OnlineSoftmax{*exp, k};
     }
     if (!readsMax) {
-      // Other work in between must not see a local exp value.
-      if (exp && reads(g, expRoot))
+      // Other work in between must not see or replace a local exp value.
+      if (exp && (reads(g, expRoot) || writes(g, expRoot)))
         return std::nullopt;
       if (writes(g, maxRoot))
         maxLive = false;
@@ -1292,7 +1325,7 @@ static std::optional<OnlineSoftmax> matchOnlineSoftmax(const Group &group,
       return std::nullopt;
     for (OpOperand *in : g.op.getDpsInputOperands())
       if (getRootBuffer(in->get()) == maxRoot &&
-          !isExpOfDifference(g.op, *in))
+          !isExpOfDifference(g.op, *in, valuesRoot, valuesMap))
         return std::nullopt;
     exp = k;
     expRoot = getRootBuffer(g.op.getDpsInitsMutable()[0].get());
@@ -1447,6 +1480,17 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
     Value maxRoot = getRootBuffer(g.op.getDpsInitsMutable()[0].get());
     finishReduction(b, st, g, partial, threads, target, tid, smem, slot);
     Value localMax = st.scalarValues.lookup(maxRoot);
+    // A slice that is -inf throughout has maximum -inf: its exp values are
+    // taken from 0 instead (they are 0, and so is its sum), where
+    // exp(-inf - -inf) would make the row NaN.
+    Value ninf = arith::ConstantOp::create(
+        b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+    auto isNegInf = [&](Value m) {
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, ninf);
+    };
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+    st.scalarValues[maxRoot] =
+        arith::SelectOp::create(b, loc, isNegInf(localMax), zero, localMax);
     bool maxOverwritten = false;
     for (size_t k = i + 1; k < online->sum; ++k) {
       Value unused;
@@ -1485,9 +1529,11 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
     Value rowMax = maxes[0];
     for (int64_t r = 1; r < clusterSize; ++r)
       rowMax = arith::getReductionOp(g.kind, b, loc, rowMax, maxes[r]);
-    auto scaleTo = [&](Value m) {
-      return math::ExpOp::create(b, loc,
-                                 arith::SubFOp::create(b, loc, m, rowMax));
+    // exp(m - M), 0 for a block whose maximum is -inf (its values are 0).
+    auto scaleTo = [&](Value m) -> Value {
+      Value e = math::ExpOp::create(b, loc,
+                                    arith::SubFOp::create(b, loc, m, rowMax));
+      return arith::SelectOp::create(b, loc, isNegInf(m), zero, e);
     };
     Value rowSum;
     for (int64_t r = 0; r < clusterSize; ++r) {

@@ -69,7 +69,7 @@ constexpr int CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4;
 struct CUlaunchAttribute {
   int id;
   char pad[8 - sizeof(int)];
-  union {
+  union alignas(8) {
     char pad[64];
     struct {
       unsigned x, y, z;
@@ -84,6 +84,12 @@ struct CUlaunchConfig {
   CUlaunchAttribute *attrs;
   unsigned numAttrs;
 };
+static_assert(sizeof(CUlaunchAttribute) == 72 &&
+                  offsetof(CUlaunchAttribute, value) == 8,
+              "CUlaunchAttribute layout differs from cuda.h");
+static_assert(sizeof(CUlaunchConfig) == 56 &&
+                  offsetof(CUlaunchConfig, attrs) == 40,
+              "CUlaunchConfig layout differs from cuda.h");
 constexpr unsigned CU_EVENT_DEFAULT = 0;
 
 /// Returns the cuda.h name of a CUresult ("CUDA_ERROR_NO_DEVICE"), from a
