@@ -214,6 +214,23 @@ CUresult cuLaunchKernel(void *fn, unsigned, unsigned, unsigned, unsigned,
       out[i] = a[i] + 2.0f * b[i];
     return 0;
   }
+  if (endsWith(name, "_recscale")) {
+    // Records of 4 f32: out = (2 p.0, 2 p.1, p.2, p.3); args p, out, n.
+    float *p = ptr(0), *out = ptr(1);
+    for (int64_t i = 0, n = i64(2); i < n; ++i)
+      for (int f = 0; f < 4; ++f)
+        out[i * 4 + f] = f < 2 ? 2.0f * p[i * 4 + f] : p[i * 4 + f];
+    return 0;
+  }
+  if (endsWith(name, "_fieldscale")) {
+    // The same with fields 0 and 1 returned as arrays; args p, f0, f1, n.
+    float *p = ptr(0), *f0 = ptr(1), *f1 = ptr(2);
+    for (int64_t i = 0, n = i64(3); i < n; ++i) {
+      f0[i] = 2.0f * p[i * 4];
+      f1[i] = 2.0f * p[i * 4 + 1];
+    }
+    return 0;
+  }
   if (endsWith(name, "_fault")) {
     pendingError = 700; // CUDA_ERROR_ILLEGAL_ADDRESS, reported at sync
     return 0;

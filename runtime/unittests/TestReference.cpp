@@ -34,6 +34,14 @@ void memopt_test_aos_ref(void *p, void *out) {
 /// SoA ("optimized-host") version of memopt_test_aos_ref: the two used fields
 /// arrive as separate arrays, in an order that differs from the default
 /// (output first, then field 2, then field 1), so only entry_args binds them.
+void memopt_test_recscale(void *p, void *out) {
+  const float *x = static_cast<const float *>(p);
+  float *z = static_cast<float *>(out);
+  for (int i = 0; i < 64; ++i)
+    for (int f = 0; f < 4; ++f)
+      z[i * 4 + f] = f < 2 ? 2.0f * x[i * 4 + f] : x[i * 4 + f];
+}
+
 void memopt_test_soa_opt(void *out, void *f2, void *f1) {
   const float *a = static_cast<const float *>(f1);
   const float *b = static_cast<const float *>(f2);
