@@ -738,7 +738,7 @@ struct MemoptAosToSoaPass final
       if (!type || type.getRank() < 2 || !type.hasStaticShape())
         continue;
       int64_t record = type.getShape().back();
-      if (record < 2 || record > maxRecordFields || arg.use_empty())
+      if (record < 2 || arg.use_empty())
         continue;
       RecordArg cand{arg.getArgNumber(), record, {}};
       std::string why;
@@ -751,6 +751,13 @@ struct MemoptAosToSoaPass final
       });
       if (!anyConstant)
         continue;
+      if (record > maxRecordFields) {
+        func.emitRemark() << "argument " << arg.getArgNumber()
+                          << " kept as an array of records: its records of "
+                          << record << " fields are over max-record-fields ("
+                          << unsigned(maxRecordFields) << ")";
+        continue;
+      }
       if (failed(collectFields(arg, record, cand.fields, why)) ||
           !isProfitable(type, cand.fields, sectorBytes, why)) {
         func.emitRemark() << "argument " << arg.getArgNumber()

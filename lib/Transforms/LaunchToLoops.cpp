@@ -29,11 +29,22 @@ namespace mlir::memopt {
 using namespace mlir;
 using namespace mlir::memopt;
 
-/// The host value of a gpu.thread_id/block_id/block_dim/grid_dim op (ivs
-/// are ordered z, y, x), or null for any other op.
+namespace {
+/// Host values of a launch's (one-dimensional) cluster position: the
+/// block's rank, the cluster's x index, the cluster size and the number of
+/// clusters along x. A launch without clusters is clusters of one block.
+struct ClusterPosition {
+  Value rank, clusterX, size, countX;
+};
+} // namespace
+
+/// The host value of a gpu.thread_id/block_id/block_dim/grid_dim op or of a
+/// cluster id/size op (ivs are ordered z, y, x), or null for any other op.
 static Value getIdValue(Operation *op, ArrayRef<Value> threadIvs,
                         ArrayRef<Value> blockIvs, gpu::KernelDim3 blockSizes,
-                        gpu::KernelDim3 gridSizes) {
+                        gpu::KernelDim3 gridSizes,
+                        const ClusterPosition &cluster, Value zero,
+                        Value one) {
   auto pick = [](gpu::Dimension d, Value x, Value y, Value z) {
     return d == gpu::Dimension::x ? x : d == gpu::Dimension::y ? y : z;
   };
@@ -45,6 +56,14 @@ static Value getIdValue(Operation *op, ArrayRef<Value> threadIvs,
     return pick(bd.getDimension(), blockSizes.x, blockSizes.y, blockSizes.z);
   if (auto gd = dyn_cast<gpu::GridDimOp>(op))
     return pick(gd.getDimension(), gridSizes.x, gridSizes.y, gridSizes.z);
+  if (auto c = dyn_cast<gpu::ClusterBlockIdOp>(op))
+    return pick(c.getDimension(), cluster.rank, zero, zero);
+  if (auto c = dyn_cast<gpu::ClusterDimBlocksOp>(op))
+    return pick(c.getDimension(), cluster.size, one, one);
+  if (auto c = dyn_cast<gpu::ClusterIdOp>(op))
+    return pick(c.getDimension(), cluster.clusterX, blockIvs[1], blockIvs[0]);
+  if (auto c = dyn_cast<gpu::ClusterDimOp>(op))
+    return pick(c.getDimension(), cluster.countX, gridSizes.y, gridSizes.z);
   return Value();
 }
 
@@ -355,7 +374,7 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
   for (auto [i, phase] : llvm::enumerate(phases)) {
     rewriter.setInsertionPoint(blockBody->getTerminator());
     // The blocks of a cluster, one after another.
-    Value rank;
+    Value rank = zero;
     SmallVector<Value> blockIvs(blockIvsOuter);
     IRMapping phaseMap = map;
     if (cluster > 1) {
@@ -388,6 +407,7 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
                                                     strides)));
       }
     }
+    ClusterPosition position{rank, clusterIv, cst(cluster), clustersX};
     SmallVector<Value> tIvs;
     for (Value ub : {blockSizes.z, blockSizes.y, blockSizes.x}) {
       auto forOp = scf::ForOp::create(rewriter, loc, zero, ub, one);
@@ -477,7 +497,8 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
         continue;
       }
       // Id ops map to loop values; nested ones are replaced after cloning.
-      if (Value id = getIdValue(op, tIvs, blockIvs, blockSizes, gridSizes)) {
+      if (Value id = getIdValue(op, tIvs, blockIvs, blockSizes, gridSizes,
+                                position, zero, one)) {
         phaseMap.map(op->getResult(0), id);
         if (Value slot = slots.lookup(op->getResult(0)))
           memref::StoreOp::create(rewriter, loc, id, slot, linearTid);
@@ -487,7 +508,8 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
       SmallVector<std::pair<Operation *, Value>> nestedIds;
       clone->walk([&](Operation *inner) {
         if (Value id =
-                getIdValue(inner, tIvs, blockIvs, blockSizes, gridSizes))
+                getIdValue(inner, tIvs, blockIvs, blockSizes, gridSizes,
+                           position, zero, one))
           nestedIds.push_back({inner, id});
       });
       for (auto [inner, id] : nestedIds)
