@@ -50,6 +50,30 @@ struct RecordArg {
 };
 } // namespace
 
+/// The constant field of a record (of `record` fields) that generic input
+/// `use` reads, the records indexed by plain loop dimensions; else failure
+/// with `why`.
+static FailureOr<int64_t> getReadField(linalg::GenericOp generic,
+                                       OpOperand &use, int64_t record,
+                                       std::string &why) {
+  AffineMap map = generic.getMatchingIndexingMap(&use);
+  auto field = dyn_cast<AffineConstantExpr>(map.getResults().back());
+  if (!field) {
+    why = "a use reads a field chosen at run time";
+    return failure();
+  }
+  if (field.getValue() < 0 || field.getValue() >= record) {
+    why = "a use reads outside the record";
+    return failure();
+  }
+  if (!llvm::all_of(map.getResults().drop_back(),
+                    llvm::IsaPred<AffineDimExpr>)) {
+    why = "a use indexes the records with a non-trivial expression";
+    return failure();
+  }
+  return field.getValue();
+}
+
 /// Checks that every use of `arg` reads a constant field; fills `fields`.
 static LogicalResult collectFields(BlockArgument arg, int64_t record,
                                    std::set<int64_t> &fields,
@@ -60,22 +84,10 @@ static LogicalResult collectFields(BlockArgument arg, int64_t record,
       why = "it is used other than as a linalg.generic input";
       return failure();
     }
-    AffineMap map = generic.getMatchingIndexingMap(&use);
-    auto field = dyn_cast<AffineConstantExpr>(map.getResults().back());
-    if (!field) {
-      why = "a use reads a field chosen at run time";
+    FailureOr<int64_t> field = getReadField(generic, use, record, why);
+    if (failed(field))
       return failure();
-    }
-    if (field.getValue() < 0 || field.getValue() >= record) {
-      why = "a use reads outside the record";
-      return failure();
-    }
-    for (AffineExpr e : map.getResults().drop_back())
-      if (!isa<AffineDimExpr>(e)) {
-        why = "a use indexes the records with a non-trivial expression";
-        return failure();
-      }
-    fields.insert(field.getValue());
+    fields.insert(*field);
   }
   return success();
 }
@@ -487,22 +499,10 @@ collectConsumerFields(Value records, int64_t record,
       why = "a linalg.generic writes into it";
       return failure();
     }
-    AffineMap map = generic.getMatchingIndexingMap(&use);
-    auto field = dyn_cast<AffineConstantExpr>(map.getResults().back());
-    if (!field) {
-      why = "a use reads a field chosen at run time";
+    FailureOr<int64_t> field = getReadField(generic, use, record, why);
+    if (failed(field))
       return failure();
-    }
-    if (field.getValue() < 0 || field.getValue() >= record) {
-      why = "a use reads outside the record";
-      return failure();
-    }
-    for (AffineExpr e : map.getResults().drop_back())
-      if (!isa<AffineDimExpr>(e)) {
-        why = "a use indexes the records with a non-trivial expression";
-        return failure();
-      }
-    reads[owner].insert(field.getValue());
+    reads[owner].insert(*field);
   }
   return success();
 }

@@ -17,6 +17,7 @@
 #include "memopt/Transforms/Transforms.h"
 
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -368,6 +369,22 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
     map.map(csizes.z, one);
   }
   Value clusterIv = blockIvsOuter[2];
+  // Block `rank`'s workgroup buffer `wg`: its slice of the cluster buffer.
+  auto getBlockMemory = [&](Value wg, Value rank) -> Value {
+    auto t = cast<MemRefType>(wg.getType());
+    SmallVector<int64_t> strides = computeSuffixProduct(t.getShape());
+    Value start =
+        arith::MulIOp::create(rewriter, loc, rank, cst(t.getNumElements()));
+    MLIRContext *ctx = rewriter.getContext();
+    return memref::ReinterpretCastOp::create(
+        rewriter, loc,
+        MemRefType::get(
+            t.getShape(), t.getElementType(),
+            StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides)),
+        clusterMemory.lookup(wg), OpFoldResult(start),
+        getAsIndexOpFoldResult(ctx, t.getShape()),
+        getAsIndexOpFoldResult(ctx, strides));
+  };
 
   OpBuilder::InsertionGuard guard(rewriter);
   Block *blockBody = rewriter.getInsertionBlock();
@@ -385,27 +402,8 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
           rewriter, loc,
           arith::MulIOp::create(rewriter, loc, clusterIv, cst(cluster)), rank);
       phaseMap.map(bids.x, blockIvs[2]);
-      for (auto &[wg, flat] : clusterMemory) {
-        auto t = cast<MemRefType>(wg.getType());
-        SmallVector<int64_t> strides;
-        int64_t offset;
-        (void)MemRefType::get(t.getShape(), t.getElementType())
-            .getStridesAndOffset(strides, offset);
-        Value start = arith::MulIOp::create(rewriter, loc, rank,
-                                            cst(t.getNumElements()));
-        phaseMap.map(wg, memref::ReinterpretCastOp::create(
-                             rewriter, loc,
-                             MemRefType::get(
-                                 t.getShape(), t.getElementType(),
-                                 StridedLayoutAttr::get(
-                                     rewriter.getContext(),
-                                     ShapedType::kDynamic, strides)),
-                             flat, OpFoldResult(start),
-                             getAsIndexOpFoldResult(rewriter.getContext(),
-                                                    t.getShape()),
-                             getAsIndexOpFoldResult(rewriter.getContext(),
-                                                    strides)));
-      }
+      for (auto &[wg, flat] : clusterMemory)
+        phaseMap.map(wg, getBlockMemory(wg, rank));
     }
     ClusterPosition position{rank, clusterIv, cst(cluster), clustersX};
     SmallVector<Value> tIvs;
@@ -468,23 +466,16 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
         continue;
       // Another block's workgroup memory: its slice of the cluster buffer.
       if (auto load = dyn_cast<ClusterLoadOp>(op)) {
-        auto wg = dyn_cast<BlockArgument>(load.getMemref());
-        Value flat = wg ? clusterMemory.lookup(wg) : Value();
-        if (!flat)
+        if (!clusterMemory.contains(load.getMemref()))
           return failure();
-        MemRefType t = load.getMemRefType();
-        Value idx = arith::MulIOp::create(
-            rewriter, loc, phaseMap.lookupOrDefault(load.getRank()),
-            cst(t.getNumElements()));
-        int64_t stride = t.getNumElements();
-        for (auto [d, v] : llvm::enumerate(load.getIndices())) {
-          stride /= t.getDimSize(d);
-          idx = arith::AddIOp::create(
-              rewriter, loc, idx,
-              arith::MulIOp::create(rewriter, loc, phaseMap.lookupOrDefault(v),
-                                    cst(stride)));
-        }
-        Value v = memref::LoadOp::create(rewriter, loc, flat, idx);
+        SmallVector<Value> indices;
+        for (Value i : load.getIndices())
+          indices.push_back(phaseMap.lookupOrDefault(i));
+        Value v = memref::LoadOp::create(
+            rewriter, loc,
+            getBlockMemory(load.getMemref(),
+                           phaseMap.lookupOrDefault(load.getRank())),
+            indices);
         phaseMap.map(load.getResult(), v);
         if (Value slot = slots.lookup(load.getResult()))
           memref::StoreOp::create(rewriter, loc, v, slot, linearTid);

@@ -16,6 +16,7 @@
 #include "memopt/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::memopt {
@@ -41,12 +42,7 @@ static void lowerClusterLoad(RewriterBase &rewriter, ClusterLoadOp op) {
   MemRefType type = op.getMemRefType();
   rewriter.setInsertionPoint(op);
   Value offset = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  int64_t stride = 1;
-  SmallVector<int64_t> strides(type.getRank());
-  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
-    strides[d] = stride;
-    stride *= type.getDimSize(d);
-  }
+  SmallVector<int64_t> strides = computeSuffixProduct(type.getShape());
   for (auto [idx, s] : llvm::zip(op.getIndices(), strides)) {
     Value term = arith::MulIOp::create(
         rewriter, loc, idx, arith::ConstantIndexOp::create(rewriter, loc, s));

@@ -156,69 +156,50 @@ memopt::runtime::makeInputs(const Manifest &m, uint64_t seed) {
 
 namespace {
 template <typename T>
-void gatherTyped(const void *src, void *dst, int64_t n, int64_t record,
-                 int64_t field) {
-  const T *s = static_cast<const T *>(src) + field;
+void copyStridedTyped(const void *src, int64_t srcStride, void *dst,
+                      int64_t dstStride, int64_t n) {
+  const T *s = static_cast<const T *>(src);
   T *d = static_cast<T *>(dst);
   for (int64_t i = 0; i < n; ++i)
-    d[i] = s[i * record];
+    d[i * dstStride] = s[i * srcStride];
+}
+
+/// Copies `n` elements of `elementSize` bytes, element i from `src` at
+/// i * srcStride elements to `dst` at i * dstStride elements.
+void copyStrided(const void *src, int64_t srcStride, void *dst,
+                 int64_t dstStride, int64_t n, unsigned elementSize) {
+  switch (elementSize) {
+  case 1:
+    return copyStridedTyped<uint8_t>(src, srcStride, dst, dstStride, n);
+  case 2:
+    return copyStridedTyped<uint16_t>(src, srcStride, dst, dstStride, n);
+  case 4:
+    return copyStridedTyped<uint32_t>(src, srcStride, dst, dstStride, n);
+  case 8:
+    return copyStridedTyped<uint64_t>(src, srcStride, dst, dstStride, n);
+  default:
+    break;
+  }
+  const unsigned char *s = static_cast<const unsigned char *>(src);
+  unsigned char *d = static_cast<unsigned char *>(dst);
+  for (int64_t i = 0; i < n; ++i)
+    std::memcpy(d + i * dstStride * elementSize,
+                s + i * srcStride * elementSize, elementSize);
 }
 } // namespace
 
 void memopt::runtime::gatherAosField(const void *src, void *dst,
                                      int64_t numElements, unsigned elementSize,
                                      int64_t record, int64_t field) {
-  switch (elementSize) {
-  case 1:
-    return gatherTyped<uint8_t>(src, dst, numElements, record, field);
-  case 2:
-    return gatherTyped<uint16_t>(src, dst, numElements, record, field);
-  case 4:
-    return gatherTyped<uint32_t>(src, dst, numElements, record, field);
-  case 8:
-    return gatherTyped<uint64_t>(src, dst, numElements, record, field);
-  default:
-    break;
-  }
-  const unsigned char *s = static_cast<const unsigned char *>(src);
-  unsigned char *d = static_cast<unsigned char *>(dst);
-  for (int64_t i = 0; i < numElements; ++i)
-    std::memcpy(d + i * elementSize, s + (i * record + field) * elementSize,
-                elementSize);
+  copyStrided(static_cast<const unsigned char *>(src) + field * elementSize,
+              record, dst, 1, numElements, elementSize);
 }
-
-namespace {
-template <typename T>
-void scatterTyped(const void *src, void *dst, int64_t n, int64_t record,
-                  int64_t field) {
-  const T *s = static_cast<const T *>(src);
-  T *d = static_cast<T *>(dst) + field;
-  for (int64_t i = 0; i < n; ++i)
-    d[i * record] = s[i];
-}
-} // namespace
 
 void memopt::runtime::scatterAosField(const void *src, void *dst,
-                                      int64_t numElements,
-                                      unsigned elementSize, int64_t record,
-                                      int64_t field) {
-  switch (elementSize) {
-  case 1:
-    return scatterTyped<uint8_t>(src, dst, numElements, record, field);
-  case 2:
-    return scatterTyped<uint16_t>(src, dst, numElements, record, field);
-  case 4:
-    return scatterTyped<uint32_t>(src, dst, numElements, record, field);
-  case 8:
-    return scatterTyped<uint64_t>(src, dst, numElements, record, field);
-  default:
-    break;
-  }
-  const unsigned char *s = static_cast<const unsigned char *>(src);
-  unsigned char *d = static_cast<unsigned char *>(dst);
-  for (int64_t i = 0; i < numElements; ++i)
-    std::memcpy(d + (i * record + field) * elementSize, s + i * elementSize,
-                elementSize);
+                                      int64_t numElements, unsigned elementSize,
+                                      int64_t record, int64_t field) {
+  copyStrided(src, 1, static_cast<unsigned char *>(dst) + field * elementSize,
+              record, numElements, elementSize);
 }
 
 Status
@@ -228,8 +209,7 @@ memopt::runtime::assembleOutputs(const Manifest &m,
   if (bufs.size() < m.buffers.size())
     bufs.resize(m.buffers.size());
   auto sized = [&](const Buffer &b) -> Status {
-    if (static_cast<int64_t>(bufs[static_cast<size_t>(b.id)].size()) ==
-        b.bytes)
+    if (static_cast<int64_t>(bufs[static_cast<size_t>(b.id)].size()) == b.bytes)
       return Status::ok();
     return makeError(ErrorKind::Manifest,
                      m.path + ": buffers[id=" + std::to_string(b.id) +
@@ -265,10 +245,9 @@ memopt::runtime::assembleOutputs(const Manifest &m,
       const Buffer &src = m.buffers[static_cast<size_t>(f.source)];
       if (Status s = sized(src); s.failed())
         return s;
-      const unsigned char *in = bufs[static_cast<size_t>(src.id)].data();
-      for (int64_t i = 0; i < records; ++i)
-        std::memcpy(dst.data() + (i * record + f.field) * size,
-                    in + (i * record + f.sourceField) * size, size);
+      copyStrided(bufs[static_cast<size_t>(src.id)].data() +
+                      f.sourceField * size,
+                  record, dst.data() + f.field * size, record, records, size);
       if (bytes)
         *bytes += records * size;
     }

@@ -3,9 +3,8 @@
 // A cluster launch runs one cluster at a time: the cluster barrier splits
 // the body into phases like a block barrier, each phase runs the cluster's
 // blocks one after another, and the blocks' workgroup memory is one flat
-// host buffer, block r's memory the slice at r * 4 that its own accesses see
-// through a view and the other blocks' distributed shared memory reads
-// index directly.
+// host buffer, block r's memory the slice at r * 4 that its own accesses and
+// the other blocks' distributed shared memory reads see through a view.
 // CHECK-LABEL: func.func @swap_halves
 // CHECK-DAG:     %[[C2:.+]] = arith.constant 2 : index
 // CHECK-DAG:     %[[C4:.+]] = arith.constant 4 : index
@@ -25,7 +24,10 @@
 // CHECK:             scf.for
 // CHECK:               scf.for
 // CHECK:                 scf.for %[[T2:.+]] =
-// CHECK:                   memref.load %[[FLAT]][%{{.+}}] : memref<8xf32>
+// CHECK:                   %[[OTHER:.+]] = arith.subi %{{.+}}, %{{.+}} : index
+// CHECK:                   %[[ROFF:.+]] = arith.muli %[[OTHER]], %{{.+}} : index
+// CHECK:                   %[[RVIEW:.+]] = memref.reinterpret_cast %[[FLAT]] to offset: [%[[ROFF]]], sizes: [4], strides: [1]
+// CHECK:                   memref.load %[[RVIEW]][%[[T2]]]
 // CHECK-NOT:     memopt.
 // CHECK-NOT:     gpu.launch
 func.func @swap_halves(%o: memref<2x4xf32>) {

@@ -883,30 +883,43 @@ struct RowCluster {
 };
 } // namespace
 
-/// Combines the block totals `total` of reduction `slot` across the
-/// cluster: thread 0 publishes it, a cluster barrier, then every thread
-/// reads the totals of all blocks in rank order (so that every block
-/// computes the same bits).
-static Value clusterReduce(OpBuilder &b, Location loc, Value total,
-                           arith::AtomicRMWKind kind, Value tid,
-                           const RowCluster &cluster, unsigned slot) {
-  Value cSlot = cIdx(b, loc, slot);
+/// Publishes this block's totals (thread 0 stores each value in its slot of
+/// the cluster's totals buffer), waits at a cluster barrier, and returns for
+/// each value every block's, in rank order.
+static SmallVector<SmallVector<Value>>
+exchangeTotals(OpBuilder &b, Location loc, Value tid, const RowCluster &cluster,
+               ArrayRef<std::pair<unsigned, Value>> totals) {
   {
     OpBuilder::InsertionGuard guard(b);
     Value isT0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
                                        cIdx(b, loc, 0));
     auto ifOp = scf::IfOp::create(b, loc, isT0, false);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    memref::StoreOp::create(b, loc, total, cluster.totals, ValueRange{cSlot});
+    for (auto [slot, value] : totals)
+      memref::StoreOp::create(b, loc, value, cluster.totals,
+                              ValueRange{cIdx(b, loc, slot)});
   }
   ClusterBarrierOp::create(b, loc);
-  Value acc;
-  for (int64_t r = 0; r < cluster.size; ++r) {
-    Value x = ClusterLoadOp::create(
-        b, loc, cast<MemRefType>(cluster.totals.getType()).getElementType(),
-        cluster.totals, cIdx(b, loc, r), ValueRange{cSlot});
-    acc = acc ? arith::getReductionOp(kind, b, loc, acc, x) : x;
-  }
+  Type elt = cast<MemRefType>(cluster.totals.getType()).getElementType();
+  SmallVector<SmallVector<Value>> all(totals.size());
+  for (int64_t r = 0; r < cluster.size; ++r)
+    for (auto [k, total] : llvm::enumerate(totals))
+      all[k].push_back(
+          ClusterLoadOp::create(b, loc, elt, cluster.totals, cIdx(b, loc, r),
+                                ValueRange{cIdx(b, loc, total.first)}));
+  return all;
+}
+
+/// Combines the block totals `total` of reduction `slot` across the
+/// cluster, in rank order (so that every block computes the same bits).
+static Value clusterReduce(OpBuilder &b, Location loc, Value total,
+                           arith::AtomicRMWKind kind, Value tid,
+                           const RowCluster &cluster, unsigned slot) {
+  SmallVector<Value> ranks =
+      exchangeTotals(b, loc, tid, cluster, {{slot, total}})[0];
+  Value acc = ranks[0];
+  for (Value x : ArrayRef<Value>(ranks).drop_front())
+    acc = arith::getReductionOp(kind, b, loc, acc, x);
   return acc;
 }
 
@@ -1046,6 +1059,16 @@ static FailureOr<MemRefType> getExchangeType(OpBuilder &b, const Group &group,
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
 }
 
+/// The initial value of reduction `g` for this row: its output's current
+/// row value, or the output buffer's element.
+static Value getReductionInit(OpBuilder &b, EmitState &st, const GroupOp &g) {
+  OpOperand &out = g.op.getDpsInitsMutable()[0];
+  auto it = st.scalarValues.find(getRootBuffer(out.get()));
+  if (it != st.scalarValues.end())
+    return it->second;
+  return memref::LoadOp::create(b, st.loc, out.get(), st.outerIds);
+}
+
 /// Combines the thread partial of reduction `g` across the CTA and with the
 /// output's initial value; the row result becomes a scalar value.
 static void finishReduction(OpBuilder &b, EmitState &st, const GroupOp &g,
@@ -1056,14 +1079,8 @@ static void finishReduction(OpBuilder &b, EmitState &st, const GroupOp &g,
   Location loc = st.loc;
   Value total = blockReduce(b, loc, partial, g.kind, threads, target.warpSize,
                             tid, smem, slot, cluster);
-  OpOperand &out = g.op.getDpsInitsMutable()[0];
-  Value root = getRootBuffer(out.get());
-  Value init;
-  if (auto it = st.scalarValues.find(root); it != st.scalarValues.end())
-    init = it->second;
-  else
-    init = memref::LoadOp::create(b, loc, out.get(), st.outerIds);
-  st.scalarValues[root] = arith::getReductionOp(g.kind, b, loc, init, total);
+  st.scalarValues[getRootBuffer(g.op.getDpsInitsMutable()[0].get())] =
+      arith::getReductionOp(g.kind, b, loc, getReductionInit(b, st, g), total);
 }
 
 /// A buffer the group read from memory (a reduction's initial value) and
@@ -1287,8 +1304,7 @@ static std::optional<OnlineSoftmax> matchOnlineSoftmax(const Group &group,
     return llvm::any_of(g.op->getOpOperands(), [&](OpOperand &o) {
       return getRootBuffer(o.get()) == root &&
              (g.op.isDpsInput(&o) ||
-              g.op.getMatchingBlockArgument(&o).getUses().begin() !=
-                  g.op.getMatchingBlockArgument(&o).getUses().end());
+              !g.op.getMatchingBlockArgument(&o).use_empty());
     });
   };
   auto writes = [](const GroupOp &g, Value root) {
@@ -1331,6 +1347,77 @@ static std::optional<OnlineSoftmax> matchOnlineSoftmax(const Group &group,
     expRoot = getRootBuffer(g.op.getDpsInitsMutable()[0].get());
   }
   return std::nullopt;
+}
+
+/// Emits online softmax `online` whose maximum is reduction `i` of `group`
+/// (already emitted up to its thread partial `partial`) through the sum,
+/// exchanging the block's maximum and sum in slots `slot` and `slot + 1`.
+static void emitOnlineSoftmax(OpBuilder &b, EmitState &st, const Group &group,
+                              size_t i, const OnlineSoftmax &online,
+                              Value partial, unsigned numChunks,
+                              unsigned threads, const KernelTargetInfo &target,
+                              Value tid, Value smem, const RowCluster &cluster,
+                              unsigned slot) {
+  Location loc = st.loc;
+  const GroupOp &g = group.ops[i];
+  int64_t clusterSize = cluster.size;
+  // The block's maximum (with the output's initial value), the exp values
+  // and their sum from it, then one exchange for both.
+  Value maxRoot = getRootBuffer(g.op.getDpsInitsMutable()[0].get());
+  finishReduction(b, st, g, partial, threads, target, tid, smem, slot);
+  Value localMax = st.scalarValues.lookup(maxRoot);
+  // A slice that is -inf throughout has maximum -inf: its exp values are
+  // taken from 0 instead (they are 0, and so is its sum), where
+  // exp(-inf - -inf) would make the row NaN.
+  Value ninf = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+  auto isNegInf = [&](Value m) {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, ninf);
+  };
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  st.scalarValues[maxRoot] =
+      arith::SelectOp::create(b, loc, isNegInf(localMax), zero, localMax);
+  bool maxOverwritten = false;
+  for (size_t k = i + 1; k < online.sum; ++k) {
+    Value unused;
+    emitOp(b, st, group.ops[k], numChunks, unused);
+    for (OpOperand &out : group.ops[k].op.getDpsInitsMutable())
+      maxOverwritten |= getRootBuffer(out.get()) == maxRoot;
+  }
+  const GroupOp &sum = group.ops[online.sum];
+  Value sumPartial;
+  emitOp(b, st, sum, numChunks, sumPartial);
+  Value localSum = blockReduce(b, loc, sumPartial, sum.kind, threads,
+                               target.warpSize, tid, smem, slot + 1);
+  SmallVector<SmallVector<Value>> all = exchangeTotals(
+      b, loc, tid, cluster, {{slot, localMax}, {slot + 1, localSum}});
+  ArrayRef<Value> maxes = all[0], sums = all[1];
+  Value rowMax = maxes[0];
+  for (int64_t r = 1; r < clusterSize; ++r)
+    rowMax = arith::getReductionOp(g.kind, b, loc, rowMax, maxes[r]);
+  // exp(m - M), 0 for a block whose maximum is -inf (its values are 0).
+  auto scaleTo = [&](Value m) -> Value {
+    Value e =
+        math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, m, rowMax));
+    return arith::SelectOp::create(b, loc, isNegInf(m), zero, e);
+  };
+  Value rowSum;
+  for (int64_t r = 0; r < clusterSize; ++r) {
+    Value part = arith::MulFOp::create(b, loc, sums[r], scaleTo(maxes[r]));
+    rowSum =
+        rowSum ? arith::AddFOp::create(b, loc, rowSum, part).getResult() : part;
+  }
+  // The exp values as if computed from the row's maximum.
+  Value scale = scaleTo(localMax);
+  Value expRoot =
+      getRootBuffer(group.ops[online.exp].op.getDpsInitsMutable()[0].get());
+  for (Value &lane : st.vecValues[expRoot])
+    lane = arith::MulFOp::create(b, loc, lane, scale);
+  Value sumRoot = getRootBuffer(sum.op.getDpsInitsMutable()[0].get());
+  st.scalarValues[sumRoot] =
+      arith::AddFOp::create(b, loc, getReductionInit(b, st, sum), rowSum);
+  if (!maxOverwritten && sumRoot != maxRoot)
+    st.scalarValues[maxRoot] = rowMax;
 }
 
 static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
@@ -1475,88 +1562,8 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
                       &cluster);
       continue;
     }
-    // The block's maximum (with the output's initial value), the exp values
-    // and their sum from it, then one exchange for both.
-    Value maxRoot = getRootBuffer(g.op.getDpsInitsMutable()[0].get());
-    finishReduction(b, st, g, partial, threads, target, tid, smem, slot);
-    Value localMax = st.scalarValues.lookup(maxRoot);
-    // A slice that is -inf throughout has maximum -inf: its exp values are
-    // taken from 0 instead (they are 0, and so is its sum), where
-    // exp(-inf - -inf) would make the row NaN.
-    Value ninf = arith::ConstantOp::create(
-        b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
-    auto isNegInf = [&](Value m) {
-      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, ninf);
-    };
-    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-    st.scalarValues[maxRoot] =
-        arith::SelectOp::create(b, loc, isNegInf(localMax), zero, localMax);
-    bool maxOverwritten = false;
-    for (size_t k = i + 1; k < online->sum; ++k) {
-      Value unused;
-      emitOp(b, st, group.ops[k], numChunks, unused);
-      for (OpOperand &out : group.ops[k].op.getDpsInitsMutable())
-        maxOverwritten |= getRootBuffer(out.get()) == maxRoot;
-    }
-    const GroupOp &sum = group.ops[online->sum];
-    Value sumPartial;
-    emitOp(b, st, sum, numChunks, sumPartial);
-    Value localSum = blockReduce(b, loc, sumPartial, sum.kind, threads,
-                                 target.warpSize, tid, smem, slot + 1);
-    Value cMax = cIdx(b, loc, slot), cSum = cIdx(b, loc, slot + 1);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      Value isT0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         tid, cIdx(b, loc, 0));
-      auto ifOp = scf::IfOp::create(b, loc, isT0, false);
-      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      memref::StoreOp::create(b, loc, localMax, cluster.totals,
-                              ValueRange{cMax});
-      memref::StoreOp::create(b, loc, localSum, cluster.totals,
-                              ValueRange{cSum});
-    }
-    ClusterBarrierOp::create(b, loc);
-    Type f32 = b.getF32Type();
-    SmallVector<Value> maxes, sums;
-    for (int64_t r = 0; r < clusterSize; ++r) {
-      maxes.push_back(ClusterLoadOp::create(b, loc, f32, cluster.totals,
-                                            cIdx(b, loc, r),
-                                            ValueRange{cMax}));
-      sums.push_back(ClusterLoadOp::create(b, loc, f32, cluster.totals,
-                                           cIdx(b, loc, r),
-                                           ValueRange{cSum}));
-    }
-    Value rowMax = maxes[0];
-    for (int64_t r = 1; r < clusterSize; ++r)
-      rowMax = arith::getReductionOp(g.kind, b, loc, rowMax, maxes[r]);
-    // exp(m - M), 0 for a block whose maximum is -inf (its values are 0).
-    auto scaleTo = [&](Value m) -> Value {
-      Value e = math::ExpOp::create(b, loc,
-                                    arith::SubFOp::create(b, loc, m, rowMax));
-      return arith::SelectOp::create(b, loc, isNegInf(m), zero, e);
-    };
-    Value rowSum;
-    for (int64_t r = 0; r < clusterSize; ++r) {
-      Value part = arith::MulFOp::create(b, loc, sums[r], scaleTo(maxes[r]));
-      rowSum = rowSum ? arith::AddFOp::create(b, loc, rowSum, part).getResult()
-                      : part;
-    }
-    // The exp values as if computed from the row's maximum.
-    Value scale = scaleTo(localMax);
-    Value expRoot =
-        getRootBuffer(group.ops[online->exp].op.getDpsInitsMutable()[0].get());
-    for (Value &lane : st.vecValues[expRoot])
-      lane = arith::MulFOp::create(b, loc, lane, scale);
-    Value sumRoot = getRootBuffer(sum.op.getDpsInitsMutable()[0].get());
-    Value init;
-    if (auto it = st.scalarValues.find(sumRoot); it != st.scalarValues.end())
-      init = it->second;
-    else
-      init = memref::LoadOp::create(b, loc, sum.op.getDpsInitsMutable()[0].get(),
-                                    st.outerIds);
-    st.scalarValues[sumRoot] = arith::AddFOp::create(b, loc, init, rowSum);
-    if (!maxOverwritten && sumRoot != maxRoot)
-      st.scalarValues[maxRoot] = rowMax;
+    emitOnlineSoftmax(b, st, group, i, *online, partial, numChunks, threads,
+                      target, tid, smem, cluster, slot);
     slot += 2;
     i = online->sum;
   }
