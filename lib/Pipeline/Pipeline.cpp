@@ -81,6 +81,8 @@ LogicalResult mlir::memopt::buildKernelStage(OpPassManager &pm,
   opts.rowRegisterElements = cfg.rowRegisterElements;
   opts.maxClusterSize = cfg.maxClusterSize;
   opts.clusterBlockThreads = cfg.clusterBlockThreads;
+  opts.rowPrefetch = cfg.rowPrefetch;
+  opts.multiprocessors = cfg.multiprocessors;
   // Thread-block clusters (and distributed shared memory) need sm_90.
   StringRef chip(cfg.chip);
   unsigned smVersion = 0;
@@ -292,12 +294,23 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       *this, "cluster-block-threads",
       llvm::cl::desc("Row kernels split over a cluster: threads per block"),
       llvm::cl::init(512)};
+  Option<bool> rowPrefetch{
+      *this, "row-prefetch",
+      llvm::cl::desc("Row kernels split over a cluster: persistent clusters "
+                     "prefetching their next row into shared memory"),
+      llvm::cl::init(true)};
+  Option<unsigned> multiprocessors{
+      *this, "multiprocessors",
+      llvm::cl::desc("Streaming multiprocessors of the target"),
+      llvm::cl::init(132)};
 
   MemoptPipelineConfig toConfig() const {
     MemoptPipelineConfig cfg;
     cfg.pipelineStages = stages;
     cfg.maxClusterSize = maxClusterSize;
     cfg.clusterBlockThreads = clusterBlockThreads;
+    cfg.rowPrefetch = rowPrefetch;
+    cfg.multiprocessors = multiprocessors;
     cfg.chip = chip;
     cfg.features = features;
     cfg.optLevel = optLevel;

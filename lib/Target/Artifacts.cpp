@@ -15,6 +15,7 @@
 #include "memopt/Target/Artifacts.h"
 #include "memopt/Analysis/KernelReport.h"
 #include "memopt/Analysis/Traffic.h"
+#include "memopt/Dialect/MemoptDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -337,6 +338,7 @@ static int64_t consumedMinBytes(BufferTable &table) {
 static LogicalResult buildSchedule(func::FuncOp host, const Signature &sig,
                                    ArrayRef<unsigned> argIds,
                                    ArrayRef<KernelReport> traffic,
+                                   ArrayRef<bool> persistent,
                                    BufferTable &table,
                                    llvm::json::Array &schedule,
                                    int64_t &modelRead, int64_t &modelWritten,
@@ -388,6 +390,7 @@ static LogicalResult buildSchedule(func::FuncOp host, const Signature &sig,
     if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
       if (launchIndex >= traffic.size())
         return launch.emitOpError("has no traffic record");
+      bool isPersistent = persistent[launchIndex];
       const KernelReport &t = traffic[launchIndex++];
       auto dims = [&](gpu::KernelDim3 d) -> FailureOr<llvm::json::Array> {
         llvm::json::Array a;
@@ -459,6 +462,8 @@ static LogicalResult buildSchedule(func::FuncOp host, const Signature &sig,
       // manifests and runtimes know no "cluster" key).
       if (launch.hasClusterSize())
         step["cluster"] = std::move(*cluster);
+      if (isPersistent)
+        step["persistent"] = true;
       schedule.push_back(std::move(step));
       modelRead += t.bytesRead;
       modelWritten += t.bytesWritten;
@@ -580,7 +585,11 @@ FailureOr<Artifact> mlir::memopt::compileArtifact(
     // The traffic model runs on the formed kernels, before outlining, in
     // launch order; outlining keeps that order.
     SmallVector<KernelReport> traffic;
-    module->walk([&](gpu::LaunchOp l) { traffic.push_back(analyzeKernel(l)); });
+    SmallVector<bool> persistent;
+    module->walk([&](gpu::LaunchOp l) {
+      traffic.push_back(analyzeKernel(l));
+      persistent.push_back(l->hasAttr(kPersistentAttrName));
+    });
     PassManager back(ctx);
     if (failed(buildLoweringStage(back, cfg)) || failed(back.run(*module)))
       return failure();
@@ -604,7 +613,7 @@ FailureOr<Artifact> mlir::memopt::compileArtifact(
     func::FuncOp host = *findFunction(*module, sig->name);
     llvm::json::Array schedule;
     int64_t read = 0, written = 0;
-    if (failed(buildSchedule(host, *sig, *argIds, traffic, table, schedule,
+    if (failed(buildSchedule(host, *sig, *argIds, traffic, persistent, table, schedule,
                              read, written, config.l2Bytes)))
       return failure();
     manifest["ptx"] = (stem + ".ptx").str();

@@ -50,6 +50,8 @@ struct MemoptFormKernelsPass final
         std::clamp(unsigned(clusterBlockThreads) / unsigned(warpSize) *
                        unsigned(warpSize),
                    unsigned(warpSize), unsigned(maxThreadsPerBlock));
+    target.rowPrefetch = rowPrefetch;
+    target.multiprocessors = std::max(1u, unsigned(multiprocessors));
     IRRewriter rewriter(&getContext());
 
     if (strategy == KernelStrategy::Fused) {

@@ -22,6 +22,11 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include "llvm/ADT/SetVector.h"
+
+#include <functional>
+#include <vector>
+
 namespace mlir::memopt {
 #define GEN_PASS_DEF_MEMOPTLAUNCHTOLOOPSPASS
 #include "memopt/Transforms/Passes.h.inc"
@@ -66,13 +71,6 @@ static Value getIdValue(Operation *op, ArrayRef<Value> threadIvs,
   if (auto c = dyn_cast<gpu::ClusterDimOp>(op))
     return pick(c.getDimension(), cluster.countX, gridSizes.y, gridSizes.z);
   return Value();
-}
-
-/// Index of the top-level op of `body` that contains `op`.
-static Operation *getTopLevelAncestor(Operation *op, Block *body) {
-  while (op && op->getBlock() != body)
-    op = op->getParentOp();
-  return op;
 }
 
 /// Asynchronous copies become synchronous ones (threads run one after
@@ -160,6 +158,141 @@ static LogicalResult lowerAsyncCopies(RewriterBase &rewriter,
   return success();
 }
 
+/// Ops that order threads: they split the body into phases and must sit
+/// where phases are formed (the kernel body or the body of a loop that the
+/// host runs around its phases).
+static bool isSyncOp(Operation *op) {
+  return isa<gpu::BarrierOp, gpu::ShuffleOp, ClusterBarrierOp, ClusterArriveOp,
+             ClusterWaitOp, ClusterLoadOp>(op);
+}
+
+static bool containsSync(Operation *op) {
+  return op
+      ->walk([](Operation *inner) {
+        return isSyncOp(inner) ? WalkResult::interrupt()
+                               : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+namespace {
+/// The kernel body split at synchronization: phases (ops of one block that
+/// every thread of the cluster finishes before the next phase begins) and
+/// loops with synchronization inside, which the host runs as loops around
+/// the phases of their body (every thread of a cluster takes the same trip
+/// count, as their barriers require).
+struct PhaseItem {
+  int phase = -1;
+  scf::ForOp loop;
+  std::vector<PhaseItem> body;
+};
+
+struct PhasePlan {
+  SmallVector<SmallVector<Operation *>> phases;
+  DenseMap<Operation *, unsigned> phaseOf;
+  /// Phases that begin right after a shuffle: they first read the partner
+  /// values the shuffle published (phase index of the shuffle's phase).
+  DenseMap<unsigned, unsigned> afterShuffle;
+  DenseSet<Operation *> loops;
+
+  /// Splits `block` into items; fails for synchronization nested in other
+  /// control flow or in a loop with results.
+  LogicalResult build(Block &block, std::vector<PhaseItem> &items) {
+    auto newPhase = [&] {
+      phases.emplace_back();
+      PhaseItem item;
+      item.phase = phases.size() - 1;
+      items.push_back(std::move(item));
+    };
+    newPhase();
+    for (Operation &op : block.without_terminator()) {
+      // A split cluster barrier synchronizes at its wait; its arrival only
+      // orders the thread's own earlier accesses, which the host runs
+      // first.
+      if (isa<gpu::BarrierOp, ClusterBarrierOp, ClusterWaitOp>(op)) {
+        newPhase();
+        continue;
+      }
+      if (isa<ClusterArriveOp>(op))
+        continue;
+      if (auto forOp = dyn_cast<scf::ForOp>(op); forOp && containsSync(forOp)) {
+        if (forOp.getNumResults() != 0)
+          return failure();
+        PhaseItem item;
+        item.loop = forOp;
+        if (failed(build(*forOp.getBody(), item.body)))
+          return failure();
+        items.push_back(std::move(item));
+        loops.insert(forOp);
+        newPhase();
+        continue;
+      }
+      if (!isa<ClusterLoadOp, gpu::ShuffleOp>(op) && containsSync(&op))
+        return failure();
+      phaseOf[&op] = phases.size() - 1;
+      phases.back().push_back(&op);
+      if (isa<gpu::ShuffleOp>(op)) {
+        newPhase();
+        afterShuffle[phases.size() - 1] = phases.size() - 2;
+      }
+    }
+    return success();
+  }
+
+  /// The phase of the phase-level op containing `op`, or -1 when that is a
+  /// loop run around phases (its operands are read between phases).
+  int getPhase(Operation *op) const {
+    for (; op; op = op->getParentOp()) {
+      if (auto it = phaseOf.find(op); it != phaseOf.end())
+        return it->second;
+      if (loops.contains(op))
+        return -1;
+    }
+    return -1;
+  }
+};
+} // namespace
+
+/// The host runs every block's phase before the next phase, which would
+/// hide a distributed shared memory read that the kernel does not order
+/// after the other blocks' writes: fails for reads of a buffer written since
+/// the last cluster barrier (or wait), and for reads after an arrival. A
+/// loop is checked twice, the second time as the iteration after the first.
+static LogicalResult checkClusterReads(Block &block, bool &arrived,
+                                       DenseSet<Value> &written,
+                                       const PhasePlan &plan) {
+  for (Operation &op : block.without_terminator()) {
+    if (isa<ClusterBarrierOp, ClusterWaitOp>(op)) {
+      arrived = false;
+      written.clear();
+      continue;
+    }
+    if (isa<ClusterArriveOp>(op)) {
+      arrived = true;
+      continue;
+    }
+    if (auto load = dyn_cast<ClusterLoadOp>(op)) {
+      if (arrived || written.contains(load.getMemref()))
+        return failure();
+      continue;
+    }
+    if (plan.loops.contains(&op)) {
+      Block &loopBody = *cast<scf::ForOp>(op).getBody();
+      for (int iteration = 0; iteration < 2; ++iteration)
+        if (failed(checkClusterReads(loopBody, arrived, written, plan)))
+          return failure();
+      continue;
+    }
+    op.walk([&](Operation *inner) {
+      if (auto st = dyn_cast<memref::StoreOp>(inner))
+        written.insert(st.getMemref());
+      else if (auto vs = dyn_cast<vector::StoreOp>(inner))
+        written.insert(vs.getBase());
+    });
+  }
+  return success();
+}
+
 LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
                                                  gpu::LaunchOp launch) {
   if (!launch.getPrivateAttributions().empty() ||
@@ -187,73 +320,30 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
   if (failed(lowerAsyncCopies(rewriter, launch)))
     return failure();
   Block &body = launch.getBody().front();
-  // Synchronization must sit at the top level of the body: each barrier or
-  // shuffle splits the body into phases that every thread finishes before
-  // the next begins.
-  WalkResult nested = launch.getBody().walk([&](Operation *op) {
-    if (!isa<gpu::BarrierOp, gpu::ShuffleOp, ClusterBarrierOp,
-             ClusterArriveOp, ClusterWaitOp, ClusterLoadOp>(op))
-      return isa<gpu::AllReduceOp, gpu::SubgroupReduceOp>(op)
-                 ? WalkResult::interrupt()
-                 : WalkResult::advance();
-    if (op->getBlock() != &body)
+  // Synchronization must sit where phases are formed: each barrier or
+  // shuffle splits the body (or a loop's body) into phases that every
+  // thread finishes before the next begins.
+  WalkResult unsupported = launch.getBody().walk([&](Operation *op) {
+    if (isa<gpu::AllReduceOp, gpu::SubgroupReduceOp>(op))
       return WalkResult::interrupt();
     if (auto shfl = dyn_cast<gpu::ShuffleOp>(op))
       if (shfl.getMode() != gpu::ShuffleMode::XOR)
         return WalkResult::interrupt();
     return WalkResult::advance();
   });
-  if (nested.wasInterrupted())
+  if (unsupported.wasInterrupted())
     return failure();
-  // The host runs every block's phase before the next phase, which would
-  // hide a distributed shared memory read that the kernel does not order
-  // after the other blocks' writes: refuse reads of a buffer written since
-  // the last cluster barrier (or wait), and reads after an arrival.
+  PhasePlan plan;
+  std::vector<PhaseItem> items;
+  if (failed(plan.build(body, items)))
+    return failure();
   {
     bool arrived = false;
     DenseSet<Value> written;
-    for (Operation &op : body.without_terminator()) {
-      if (isa<ClusterBarrierOp, ClusterWaitOp>(op)) {
-        arrived = false;
-        written.clear();
-        continue;
-      }
-      if (isa<ClusterArriveOp>(op)) {
-        arrived = true;
-        continue;
-      }
-      if (auto load = dyn_cast<ClusterLoadOp>(op)) {
-        if (arrived || written.contains(load.getMemref()))
-          return failure();
-        continue;
-      }
-      op.walk([&](Operation *inner) {
-        if (auto st = dyn_cast<memref::StoreOp>(inner))
-          written.insert(st.getMemref());
-        else if (auto vs = dyn_cast<vector::StoreOp>(inner))
-          written.insert(vs.getBase());
-      });
-    }
+    if (failed(checkClusterReads(body, arrived, written, plan)))
+      return failure();
   }
-
-  // Phases: lists of top-level ops; shuffles end a phase (their operand is
-  // published) and their result is read at the start of the next.
-  SmallVector<SmallVector<Operation *>> phases(1);
-  DenseMap<Operation *, unsigned> phaseOf;
-  for (Operation &op : body.without_terminator()) {
-    // A split cluster barrier synchronizes at its wait; its arrival only
-    // orders the thread's own earlier accesses, which the host runs first.
-    if (isa<gpu::BarrierOp, ClusterBarrierOp, ClusterWaitOp>(op)) {
-      phases.emplace_back();
-      continue;
-    }
-    if (isa<ClusterArriveOp>(op))
-      continue;
-    phaseOf[&op] = phases.size() - 1;
-    phases.back().push_back(&op);
-    if (isa<gpu::ShuffleOp>(op))
-      phases.emplace_back();
-  }
+  auto &phases = plan.phases;
 
   Location loc = launch.getLoc();
   rewriter.setInsertionPoint(launch);
@@ -305,15 +395,15 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
                                          ValueRange{},
                                          rewriter.getI64IntegerAttr(64)));
   }
-  // Values that cross a phase boundary live in per-thread slots.
+  // Values that cross a phase boundary (or that a loop run around phases
+  // reads) live in per-thread slots.
   DenseMap<Value, Value> slots;
   for (auto [i, phase] : llvm::enumerate(phases))
     for (Operation *op : phase)
       for (Value res : op->getResults()) {
         bool crosses = isa<gpu::ShuffleOp>(op) ||
                        llvm::any_of(res.getUsers(), [&](Operation *user) {
-                         Operation *top = getTopLevelAncestor(user, &body);
-                         return top && phaseOf.lookup(top) != i;
+                         return plan.getPhase(user) != (int)i;
                        });
         if (!crosses || !needsPhases)
           continue;
@@ -386,14 +476,22 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
         getAsIndexOpFoldResult(ctx, strides));
   };
 
-  OpBuilder::InsertionGuard guard(rewriter);
-  Block *blockBody = rewriter.getInsertionBlock();
-  for (auto [i, phase] : llvm::enumerate(phases)) {
-    rewriter.setInsertionPoint(blockBody->getTerminator());
+  // One phase for every block of the cluster and every thread, before the
+  // terminator of `at`; `map` maps the enclosing loops' values.
+  auto emitPhase = [&](unsigned i, const IRMapping &outer,
+                       Block *at) -> LogicalResult {
+    ArrayRef<Operation *> phase = phases[i];
+    std::optional<unsigned> shuffleSource;
+    if (auto it = plan.afterShuffle.find(i); it != plan.afterShuffle.end())
+      shuffleSource = it->second;
+    if (phase.empty() && !shuffleSource)
+      return success();
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(at->getTerminator());
     // The blocks of a cluster, one after another.
     Value rank = zero;
     SmallVector<Value> blockIvs(blockIvsOuter);
-    IRMapping phaseMap = map;
+    IRMapping phaseMap = outer;
     if (cluster > 1) {
       auto forOp = scf::ForOp::create(rewriter, loc, zero, cst(cluster), one);
       rank = forOp.getInductionVar();
@@ -427,25 +525,33 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
             arith::MulIOp::create(rewriter, loc, rank, cst(blockThreads)),
             linearTid);
     }
-    // Reload values defined by earlier phases.
-    for (auto &[value, slot] : slots) {
+    // Reload the values of other phases that this one uses.
+    SetVector<Value> used;
+    for (Operation *op : phase)
+      op->walk([&](Operation *inner) {
+        for (Value v : inner->getOperands())
+          if (slots.count(v))
+            used.insert(v);
+      });
+    for (Value value : used) {
       Operation *def = value.getDefiningOp();
-      if (phaseOf.lookup(def) >= i)
+      if (plan.getPhase(def) == (int)i)
         continue;
       // A shuffle's result is filled at the start of the phase after it.
-      if (isa<gpu::ShuffleOp>(def) && phaseOf.lookup(def) + 1 == i)
+      if (isa<gpu::ShuffleOp>(def) && shuffleSource &&
+          plan.getPhase(def) == (int)*shuffleSource)
         continue;
       if (auto shfl = dyn_cast<gpu::ShuffleOp>(def);
           shfl && value == shfl.getValid()) {
         phaseMap.map(value, arith::ConstantIntOp::create(rewriter, loc, 1, 1));
         continue;
       }
-      phaseMap.map(value,
-                   memref::LoadOp::create(rewriter, loc, slot, linearTid));
+      phaseMap.map(value, memref::LoadOp::create(rewriter, loc, slots[value],
+                                                 linearTid));
     }
     // Shuffle results ending the previous phase: read the partner's value.
-    if (i > 0)
-      for (Operation *prev : phases[i - 1]) {
+    if (shuffleSource)
+      for (Operation *prev : phases[*shuffleSource]) {
         auto shfl = dyn_cast<gpu::ShuffleOp>(prev);
         if (!shfl)
           continue;
@@ -453,12 +559,13 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
             rewriter, loc, rewriter.getIndexType(),
             phaseMap.lookupOrDefault(shfl.getOffset()));
         Value partner = arith::XOrIOp::create(rewriter, loc, linearTid, off);
-        Value v = memref::LoadOp::create(rewriter, loc, published[prev], partner);
+        Value v =
+            memref::LoadOp::create(rewriter, loc, published[prev], partner);
         phaseMap.map(shfl.getShuffleResult(), v);
         phaseMap.map(shfl.getValid(),
                      arith::ConstantIntOp::create(rewriter, loc, 1, 1));
-        memref::StoreOp::create(rewriter, loc, v, slots[shfl.getShuffleResult()],
-                                linearTid);
+        memref::StoreOp::create(rewriter, loc, v,
+                                slots[shfl.getShuffleResult()], linearTid);
       }
     for (Operation *op : phase) {
       // Occupancy means nothing on the host.
@@ -498,9 +605,8 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
       Operation *clone = rewriter.clone(*op, phaseMap);
       SmallVector<std::pair<Operation *, Value>> nestedIds;
       clone->walk([&](Operation *inner) {
-        if (Value id =
-                getIdValue(inner, tIvs, blockIvs, blockSizes, gridSizes,
-                           position, zero, one))
+        if (Value id = getIdValue(inner, tIvs, blockIvs, blockSizes, gridSizes,
+                                  position, zero, one))
           nestedIds.push_back({inner, id});
       });
       for (auto [inner, id] : nestedIds)
@@ -509,7 +615,56 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
         if (Value slot = slots.lookup(res))
           memref::StoreOp::create(rewriter, loc, cres, slot, linearTid);
     }
-  }
+    return success();
+  };
+
+  // A loop with synchronization inside runs on the host around its body's
+  // phases. Its bounds are the same for every thread of the cluster (the
+  // barriers inside require it): values of earlier phases are read from
+  // the first thread's slot; thread ids, and block ids within a cluster,
+  // are refused.
+  auto getLoopOperand = [&](Value v, const IRMapping &outer) -> Value {
+    if (Value slot = slots.lookup(v))
+      return memref::LoadOp::create(rewriter, loc, slot, ValueRange{zero});
+    if (!launch.getBody().isAncestor(v.getParentRegion()))
+      return outer.lookupOrDefault(v);
+    if (v == bids.x && cluster > 1)
+      return Value();
+    if (llvm::is_contained({tids.x, tids.y, tids.z}, v))
+      return Value();
+    return outer.lookupOrNull(v);
+  };
+  std::function<LogicalResult(ArrayRef<PhaseItem>, const IRMapping &,
+                              Block *)>
+      emitItems = [&](ArrayRef<PhaseItem> list, const IRMapping &outer,
+                      Block *at) -> LogicalResult {
+    for (const PhaseItem &item : list) {
+      scf::ForOp loop = item.loop;
+      if (!loop) {
+        if (failed(emitPhase(item.phase, outer, at)))
+          return failure();
+        continue;
+      }
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(at->getTerminator());
+      SmallVector<Value> bounds;
+      for (Value v : {loop.getLowerBound(), loop.getUpperBound(),
+                      loop.getStep()}) {
+        bounds.push_back(getLoopOperand(v, outer));
+        if (!bounds.back())
+          return failure();
+      }
+      auto forOp =
+          scf::ForOp::create(rewriter, loc, bounds[0], bounds[1], bounds[2]);
+      IRMapping inner = outer;
+      inner.map(loop.getInductionVar(), forOp.getInductionVar());
+      if (failed(emitItems(item.body, inner, forOp.getBody())))
+        return failure();
+    }
+    return success();
+  };
+  if (failed(emitItems(items, map, rewriter.getInsertionBlock())))
+    return failure();
   rewriter.eraseOp(launch);
   return success();
 }

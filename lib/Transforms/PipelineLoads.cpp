@@ -398,7 +398,14 @@ struct MemoptPipelineLoadsPass
                               return WalkResult::interrupt();
                             })
                             .wasInterrupted();
-      if (innermost)
+      // A loop that already copies asynchronously (a persistent row
+      // kernel's prefetch) has its schedule.
+      bool copies = loop.getBody()
+                        ->walk([](nvgpu::DeviceAsyncCopyOp) {
+                          return WalkResult::interrupt();
+                        })
+                        .wasInterrupted();
+      if (innermost && !copies)
         loops.push_back(loop);
     });
     SmallVector<LoopPlan> plans;

@@ -159,6 +159,8 @@ Status CudaDriver::load(const std::string &libraryPath) {
   };
   // Optional: launches with thread-block clusters check it.
   resolve(handle, fns.cuLaunchKernelEx, "cuLaunchKernelEx");
+  resolve(handle, fns.cuOccupancyMaxActiveClusters,
+          "cuOccupancyMaxActiveClusters");
   for (const Entry &e : entries) {
     if (e.ok)
       continue;

@@ -119,6 +119,9 @@ DevicePipeline::create(const CudaDriver &driver, const Manifest &manifest) {
   // Resolve every launched kernel once; raise the shared-memory limit to the
   // largest request of each kernel.
   p->functions.assign(manifest.schedule.size(), nullptr);
+  p->grids.resize(manifest.schedule.size());
+  for (size_t i = 0; i < manifest.schedule.size(); ++i)
+    p->grids[i] = manifest.schedule[i].grid;
   for (size_t i = 0; i < manifest.schedule.size(); ++i) {
     const Step &st = manifest.schedule[i];
     if (st.kind != Step::Kind::Launch)
@@ -167,6 +170,36 @@ DevicePipeline::create(const CudaDriver &driver, const Manifest &manifest) {
              "kernel '" + st.kernel + "'"))
             .failed())
       return s.error();
+    // A persistent kernel launches no more clusters than fit at once: a
+    // second wave would hold a few clusters' rows back until the first
+    // ends.
+    if (st.persistent && api.cuOccupancyMaxActiveClusters) {
+      CUlaunchAttribute attr{};
+      attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+      attr.value.clusterDim.x = st.cluster[0];
+      attr.value.clusterDim.y = st.cluster[1];
+      attr.value.clusterDim.z = st.cluster[2];
+      CUlaunchConfig cfg{};
+      cfg.gridDimX = st.grid[0];
+      cfg.gridDimY = st.grid[1];
+      cfg.gridDimZ = st.grid[2];
+      cfg.blockDimX = st.block[0];
+      cfg.blockDimY = st.block[1];
+      cfg.blockDimZ = st.block[2];
+      cfg.sharedMemBytes = st.sharedBytes;
+      cfg.attrs = &attr;
+      cfg.numAttrs = 1;
+      int clusters = 0;
+      if ((s = driver.check(api.cuOccupancyMaxActiveClusters(&clusters, f,
+                                                              &cfg),
+                            "cuOccupancyMaxActiveClusters for kernel '" +
+                                st.kernel + "'"))
+              .failed())
+        return s.error();
+      uint64_t fit = uint64_t(std::max(clusters, 1)) * st.cluster[0];
+      if (st.grid[1] == 1 && st.grid[2] == 1 && fit < st.grid[0])
+        p->grids[i][0] = static_cast<unsigned>(fit);
+    }
   }
 
   p->allocations.assign(manifest.buffers.size(), 0);
@@ -209,7 +242,12 @@ CUdeviceptr DevicePipeline::address(int64_t id) const {
 }
 
 std::string DevicePipeline::describeLaunch(const Step &st) const {
-  std::string s = "kernel '" + st.kernel + "' grid " + dim3String(st.grid) +
+  const std::array<unsigned, 3> &grid =
+      grids.empty() ? st.grid : grids[static_cast<size_t>(&st - &m.schedule[0])];
+  std::string s = "kernel '" + st.kernel + "' grid " + dim3String(grid) +
+                  (grid != st.grid ? " (persistent; manifest grid " +
+                                         dim3String(st.grid) + ")"
+                                   : std::string()) +
                   " block " + dim3String(st.block) +
                   (st.cluster == std::array<unsigned, 3>{1, 1, 1}
                        ? std::string()
@@ -375,9 +413,9 @@ Status DevicePipeline::launch(size_t stepIndex) {
     attr.value.clusterDim.y = st.cluster[1];
     attr.value.clusterDim.z = st.cluster[2];
     CUlaunchConfig cfg{};
-    cfg.gridDimX = st.grid[0];
-    cfg.gridDimY = st.grid[1];
-    cfg.gridDimZ = st.grid[2];
+    cfg.gridDimX = grids[stepIndex][0];
+    cfg.gridDimY = grids[stepIndex][1];
+    cfg.gridDimZ = grids[stepIndex][2];
     cfg.blockDimX = st.block[0];
     cfg.blockDimY = st.block[1];
     cfg.blockDimZ = st.block[2];

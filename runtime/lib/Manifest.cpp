@@ -514,6 +514,12 @@ static Status parseStep(const FieldReader &r, const json::Value &js,
       return r.error(ctx + ".cluster", "cluster of " + std::to_string(blocks) +
                                            " blocks, more than 16");
   }
+  if (const json::Value *p = js.find("persistent")) {
+    if (!p->isBool())
+      return r.error(ctx + ".persistent", std::string("expected bool, got ") +
+                                              json::kindName(p->getKind()));
+    st.persistent = p->getBool();
+  }
   if (js.find("shared_bytes")) {
     int64_t shared;
     if ((s = r.getInt(js, ctx, "shared_bytes", shared, 0, 0x7fffffff)).failed())

@@ -253,6 +253,13 @@ CUresult cuLaunchKernelEx(const memopt::runtime::CUlaunchConfig *cfg,
                         cfg->blockDimX, cfg->blockDimY, cfg->blockDimZ,
                         cfg->sharedMemBytes, cfg->hStream, params, extra);
 }
+// Persistent launches ask how many clusters fit at once.
+int memopt_fake_max_active_clusters = 1000;
+CUresult cuOccupancyMaxActiveClusters(int *n, void *,
+                                      const memopt::runtime::CUlaunchConfig *) {
+  *n = memopt_fake_max_active_clusters;
+  return 0;
+}
 CUresult cuEventCreate(void **e, unsigned) {
   *e = new FakeEvent;
   return 0;

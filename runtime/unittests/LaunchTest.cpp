@@ -100,6 +100,40 @@ TEST_F(LaunchTest, ClusterLaunchGoesThroughLaunchKernelEx) {
     ASSERT_EQ(y[i], a[i] + b[i]) << "element " << i;
 }
 
+TEST_F(LaunchTest, PersistentLaunchKeepsToTheClustersThatFit) {
+  test::writeAddWorkload(dir);
+  Manifest m = load("add.optimized.json");
+  m.schedule[0].cluster = {2, 1, 1};
+  m.schedule[0].persistent = true;
+  void *fake = dlopen(MEMOPT_FAKE_DRIVER_LIB, RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(fake, nullptr);
+  auto *fit =
+      static_cast<int *>(dlsym(fake, "memopt_fake_max_active_clusters"));
+  ASSERT_NE(fit, nullptr);
+  // One cluster of two blocks fits: the grid of 4 becomes 2.
+  *fit = 1;
+  auto p = DevicePipeline::create(drv, m);
+  ASSERT_TRUE(p.succeeded()) << p.error().message;
+  EXPECT_EQ((*p)->launchGrid(0), (std::array<unsigned, 3>{2, 1, 1}));
+  std::string d = (*p)->describeLaunch(m.schedule[0]);
+  EXPECT_NE(d.find("grid [2,1,1] (persistent; manifest grid [4,1,1])"),
+            std::string::npos)
+      << d;
+  // More clusters fit than the manifest launches: its grid stays.
+  *fit = 8;
+  auto q = DevicePipeline::create(drv, m);
+  ASSERT_TRUE(q.succeeded()) << q.error().message;
+  EXPECT_EQ((*q)->launchGrid(0), (std::array<unsigned, 3>{4, 1, 1}));
+  // Without "persistent" the grid is the manifest's whatever fits.
+  *fit = 1;
+  m.schedule[0].persistent = false;
+  auto r = DevicePipeline::create(drv, m);
+  ASSERT_TRUE(r.succeeded()) << r.error().message;
+  EXPECT_EQ((*r)->launchGrid(0), (std::array<unsigned, 3>{4, 1, 1}));
+  *fit = 1000;
+  dlclose(fake);
+}
+
 TEST_F(LaunchTest, AliasAddressIncludesOffset) {
   test::writeAddWorkload(dir);
   Manifest m = load("add.optimized.json");

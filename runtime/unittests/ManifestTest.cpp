@@ -97,6 +97,12 @@ TEST(ManifestTest, LoadsClusterShape) {
   Expected<Manifest> plain = parseManifest(kValid);
   ASSERT_TRUE(plain.succeeded()) << plain.error().message;
   EXPECT_EQ(plain->schedule[0].cluster, (std::array<unsigned, 3>{1, 1, 1}));
+  EXPECT_FALSE(plain->schedule[0].persistent);
+  Expected<Manifest> persistent = parseManifest(patched(
+      R"("shared_bytes": 0,)",
+      R"("cluster": [2], "persistent": true, "shared_bytes": 0,)"));
+  ASSERT_TRUE(persistent.succeeded()) << persistent.error().message;
+  EXPECT_TRUE(persistent->schedule[0].persistent);
 }
 
 TEST(ManifestTest, BuffersMayBeListedOutOfOrder) {
@@ -167,6 +173,8 @@ const BadCase kBadCases[] = {
      "schedule[0].cluster: cluster of 32 blocks, more than 16"},
     {R"("shared_bytes": 0,)", R"("cluster": [0, 1, 1], "shared_bytes": 0,)",
      "schedule[0].cluster[0]: expected a positive"},
+    {R"("shared_bytes": 0,)", R"("persistent": 1, "shared_bytes": 0,)",
+     "schedule[0].persistent: expected bool, got number"},
     {R"("kernel": "k0",)", "", "schedule[0].kernel: missing required field"},
     {R"("bytes_read": 128,)", "", "schedule[0].bytes_read: missing required field"},
     {R"("kind": "launch")", R"("kind": "memset")", "schedule[0].kind: unknown step kind"},

@@ -90,6 +90,16 @@ int main(int argc, char **argv) {
       "cluster-block-threads",
       llvm::cl::desc("Row kernels split over a cluster: threads per block"),
       llvm::cl::init(512));
+  llvm::cl::opt<bool> rowPrefetch(
+      "row-prefetch",
+      llvm::cl::desc("Row kernels split over a cluster: persistent clusters "
+                     "prefetching their next row into shared memory"),
+      llvm::cl::init(true));
+  llvm::cl::opt<unsigned> multiprocessors(
+      "multiprocessors",
+      llvm::cl::desc("Streaming multiprocessors of the target (sizes "
+                     "persistent grids)"),
+      llvm::cl::init(132));
   llvm::cl::opt<unsigned> stages(
       "stages",
       llvm::cl::desc("Software pipelining: tiles in flight (1 = no "
@@ -135,6 +145,8 @@ int main(int argc, char **argv) {
   config.pipelineStages = stages;
   config.maxClusterSize = maxClusterSize;
   config.clusterBlockThreads = clusterBlockThreads;
+  config.rowPrefetch = rowPrefetch;
+  config.multiprocessors = multiprocessors;
   StringRef stem = llvm::sys::path::filename(output);
   FailureOr<Artifact> artifact =
       compileArtifact(*module, kind, config, stem, function);

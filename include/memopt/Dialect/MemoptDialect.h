@@ -20,4 +20,11 @@
 #define GET_OP_CLASSES
 #include "memopt/Dialect/MemoptOps.h.inc"
 
+namespace mlir::memopt {
+/// Unit attribute of a gpu.launch whose kernel walks its work in a
+/// grid-stride loop over the clusters along x: any smaller whole number of
+/// clusters computes the same result (the manifest says "persistent").
+inline constexpr llvm::StringLiteral kPersistentAttrName = "memopt.persistent";
+} // namespace mlir::memopt
+
 #endif // MEMOPT_DIALECT_MEMOPTDIALECT_H

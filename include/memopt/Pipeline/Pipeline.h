@@ -49,6 +49,9 @@ struct MemoptPipelineConfig {
   unsigned rowRegisterElements = 32;
   unsigned maxClusterSize = 16;
   unsigned clusterBlockThreads = 512;
+  bool rowPrefetch = true;
+  /// Streaming multiprocessors of the target (H100/H200 SXM: 132).
+  unsigned multiprocessors = 132;
   /// Software pipelining of tile loops (memopt-pipeline-loads): tiles in
   /// flight, 0 = from the shared-memory budget.
   unsigned pipelineStages = 0;

@@ -80,6 +80,7 @@ def MemoptFormKernelsPass
                            "arith::ArithDialect", "memref::MemRefDialect",
                            "vector::VectorDialect", "math::MathDialect",
                            "affine::AffineDialect", "ub::UBDialect",
+                           "nvgpu::NVGPUDialect",
                            "memopt::MemoptDialect"];
   let options = [
     Option<"strategy", "strategy", "mlir::memopt::KernelStrategy",
@@ -114,7 +115,14 @@ def MemoptFormKernelsPass
            "instead; over 8 is non-portable, allowed on sm_90)">,
     Option<"clusterBlockThreads", "cluster-block-threads", "unsigned", "512",
            "Row kernels split over a cluster: threads per block (1024 / this "
-           "many blocks share a multiprocessor's registers)">
+           "many blocks share a multiprocessor's registers)">,
+    Option<"rowPrefetch", "row-prefetch", "bool", "true",
+           "Row kernels split over a cluster: persistent clusters that copy "
+           "their next row into shared memory (cp.async) while they reduce "
+           "and write the current one">,
+    Option<"multiprocessors", "multiprocessors", "unsigned", "132",
+           "Streaming multiprocessors of the target (H100/H200 SXM: 132): "
+           "sizes persistent grids and column-reduction splits">
   ];
   let statistics = [
     Statistic<"numKernels", "num-kernels", "Kernels formed">,

@@ -67,6 +67,12 @@ struct KernelTargetInfo {
   /// 65536: 512 lets two blocks share one, one loading while the other
   /// reduces and stores (a hint keeps the registers within the budget).
   unsigned clusterBlockThreads = 512;
+  /// Such kernels run as persistent clusters (as many as fit at once, each
+  /// walking rows `clusters` apart) that copy their next row's slice into
+  /// shared memory while they reduce and write the current one.
+  bool rowPrefetch = true;
+  /// Most shared memory one CTA may use with opt-in (sm_90: 227 KiB).
+  unsigned maxSharedMemoryPerBlock = 227 * 1024;
 };
 
 /// Replaces `op` (a linalg.generic on memrefs with static shapes) by one

@@ -35,6 +35,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -878,8 +879,18 @@ struct RowCluster {
   /// This block's rank in the cluster.
   Value rank;
   /// Workgroup buffer [reductions] of exchange type: each block's total of
-  /// each reduction, read by every block of the cluster.
+  /// each reduction, read by every block of the cluster. Persistent
+  /// clusters (several rows each) alternate between two such buffers,
+  /// [2][reductions], indexed by `parity`: a block publishing row k + 1's
+  /// totals cannot overwrite row k's before every block has passed row
+  /// k + 1's cluster barrier, after its reads of row k's.
   Value totals;
+  Value parity;
+  SmallVector<Value> at(OpBuilder &b, Location loc, unsigned slot) const {
+    if (parity)
+      return {parity, cIdx(b, loc, slot)};
+    return {cIdx(b, loc, slot)};
+  }
 };
 } // namespace
 
@@ -897,7 +908,7 @@ exchangeTotals(OpBuilder &b, Location loc, Value tid, const RowCluster &cluster,
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
     for (auto [slot, value] : totals)
       memref::StoreOp::create(b, loc, value, cluster.totals,
-                              ValueRange{cIdx(b, loc, slot)});
+                              cluster.at(b, loc, slot));
   }
   ClusterBarrierOp::create(b, loc);
   Type elt = cast<MemRefType>(cluster.totals.getType()).getElementType();
@@ -906,7 +917,7 @@ exchangeTotals(OpBuilder &b, Location loc, Value tid, const RowCluster &cluster,
     for (auto [k, total] : llvm::enumerate(totals))
       all[k].push_back(
           ClusterLoadOp::create(b, loc, elt, cluster.totals, cIdx(b, loc, r),
-                                ValueRange{cIdx(b, loc, total.first)}));
+                                cluster.at(b, loc, total.first)));
   return all;
 }
 
@@ -1420,6 +1431,137 @@ static void emitOnlineSoftmax(OpBuilder &b, EmitState &st, const Group &group,
     st.scalarValues[maxRoot] = rowMax;
 }
 
+namespace {
+/// An input of a persistent row kernel whose slice of the next row is
+/// copied into shared memory ahead of its use: operand `memref` read through
+/// `map`, staged at byte `offset` of dynamic shared memory as
+/// [chunks][threads][vec] elements (`view`).
+struct StagedInput {
+  Value memref;
+  AffineMap map;
+  Type elementType;
+  int64_t offset = 0;
+  Value view;
+};
+} // namespace
+
+/// Plans persistent clusters for a row kernel split over clusters of
+/// `clusterSize` blocks: as many clusters as fit on the target at once
+/// (`gridClusters`), each prefetching its next row's slice of the inputs
+/// read along the row into shared memory. Returns the inputs to stage (with
+/// their offsets; `stagingBytes` in all), or none with a remark saying why.
+static SmallVector<StagedInput>
+planRowPrefetch(const Group &group, const KernelTargetInfo &target,
+                int64_t rows, int64_t clusterSize, int64_t threads,
+                int64_t numChunks, unsigned vec, bool shifted,
+                int64_t blocksPerMultiprocessor, int64_t staticBytes,
+                int64_t &gridClusters, int64_t &stagingBytes) {
+  SmallVector<StagedInput> staged;
+  gridClusters = rows;
+  stagingBytes = 0;
+  if (!target.rowPrefetch)
+    return staged;
+  Operation *anchor = group.ops.front().op;
+  int64_t resident = std::max<int64_t>(
+      1, target.multiprocessors * blocksPerMultiprocessor / clusterSize);
+  if (rows <= resident) {
+    anchor->emitRemark() << "rows not prefetched: " << rows
+                         << " rows, at most one per cluster ("
+                         << resident << " clusters fit at once)";
+    return staged;
+  }
+  if (shifted) {
+    anchor->emitRemark() << "rows not prefetched: a row of " << group.inner
+                         << " elements is not a multiple of the " << vec
+                         << "-element vector";
+    return staged;
+  }
+  // Shared memory of one block: its share of the multiprocessor's, less
+  // the 1 KiB the system reserves per block and its static buffers.
+  int64_t budget = std::min<int64_t>(
+                       target.sharedMemoryPerMultiprocessor /
+                           blocksPerMultiprocessor,
+                       target.maxSharedMemoryPerBlock) -
+                   1024 - staticBytes;
+  bool tooBig = false;
+  for (const GroupOp &g : group.ops) {
+    if (g.role == RowRole::Scalar)
+      continue;
+    unsigned innerDim = g.op.getNumLoops() - 1;
+    for (OpOperand *in : g.op.getDpsInputOperands()) {
+      Value v = in->get();
+      auto mt = dyn_cast<MemRefType>(v.getType());
+      Value root = getRootBuffer(v);
+      if (!mt || !group.readExternal.contains(root) ||
+          group.written.count(root))
+        continue;
+      AffineMap map = g.op.getMatchingIndexingMap(in);
+      auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+      // Inputs along the row (a weight shared by every row stays in L2).
+      if (!last || last.getPosition() != innerDim ||
+          llvm::none_of(llvm::seq(0u, innerDim), [&](unsigned d) {
+            return map.isFunctionOfDim(d);
+          }))
+        continue;
+      if (llvm::any_of(staged, [&](const StagedInput &s) {
+            return s.memref == v && s.map == map;
+          }))
+        continue;
+      int64_t chunkBytes = vec * getElementBytes(mt.getElementType());
+      if (chunkBytes != 4 && chunkBytes != 8 && chunkBytes != 16)
+        continue;
+      int64_t bytes = llvm::alignTo(numChunks * threads * chunkBytes, 128);
+      if (stagingBytes + bytes > budget) {
+        tooBig = true;
+        continue;
+      }
+      staged.push_back({v, map, mt.getElementType(), stagingBytes, Value()});
+      stagingBytes += bytes;
+    }
+  }
+  if (staged.empty()) {
+    anchor->emitRemark()
+        << "rows not prefetched: "
+        << (tooBig ? "a block's slice of an input does not fit in its share "
+                     "of shared memory"
+                   : "no input is read along the row");
+    return staged;
+  }
+  gridClusters = resident;
+  return staged;
+}
+
+/// Copies this thread's chunks of row `row` of every staged input into its
+/// staging buffer (cp.async, zero-filled past nothing: chunks past the row
+/// read the row's first chunk, as direct loads do) and commits them as one
+/// group.
+static void emitRowPrefetch(OpBuilder &b, Location loc, const Group &group,
+                            ArrayRef<StagedInput> staged, const EmitState &st,
+                            Value row, Value tid, int64_t numChunks,
+                            unsigned vec) {
+  SmallVector<Value> outer = delinearize(b, loc, row, group.outer);
+  auto tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  SmallVector<Value> tokens;
+  for (const StagedInput &in : staged) {
+    int64_t bytes = vec * getElementBytes(in.elementType);
+    for (int64_t c = 0; c < numChunks; ++c) {
+      Value base = st.chunkBase[c];
+      if (st.chunkValid[c])
+        base = arith::SelectOp::create(b, loc, st.chunkValid[c], base,
+                                       cIdx(b, loc, 0));
+      SmallVector<Value> ivs(outer);
+      ivs.push_back(base);
+      tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+          b, loc, tokenType, in.view, ValueRange{cIdx(b, loc, c), tid,
+                                                 cIdx(b, loc, 0)},
+          in.memref, expandIndices(b, loc, in.map, ivs),
+          b.getIndexAttr(vec), /*srcElements=*/Value(),
+          bytes == 16 ? b.getUnitAttr() : UnitAttr()));
+    }
+  }
+  nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, tokens);
+}
+
 static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
                                               const KernelTargetInfo &target,
                                               std::string &why) {
@@ -1490,16 +1632,43 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
     return failure();
   if (threads > target.warpSize)
     wgTypes.push_back(*exchange);
-  if (clusterSize > 1)
-    wgTypes.push_back(MemRefType::get({exchange->getDimSize(0)},
-                                      exchange->getElementType(), AffineMap(),
+  int64_t gridClusters = rows;
+  SmallVector<StagedInput> staged;
+  int64_t stagingBytes = 0;
+  if (clusterSize > 1) {
+    int64_t staticBytes = 0;
+    for (Type t : wgTypes)
+      staticBytes += cast<MemRefType>(t).getNumElements() *
+                     getElementBytes(cast<MemRefType>(t).getElementType());
+    // Totals of two rows (see RowCluster).
+    staticBytes += 2 * exchange->getDimSize(0) *
+                   getElementBytes(exchange->getElementType());
+    staged = planRowPrefetch(group, target, rows, clusterSize, threads,
+                             numChunks, vec, shifted, blocksPerMultiprocessor,
+                             staticBytes, gridClusters, stagingBytes);
+    SmallVector<int64_t> totalsShape;
+    if (!staged.empty())
+      totalsShape.push_back(2);
+    totalsShape.push_back(exchange->getDimSize(0));
+    wgTypes.push_back(MemRefType::get(totalsShape, exchange->getElementType(),
+                                      AffineMap(),
                                       exchange->getMemorySpace()));
+  }
+  bool persistent = !staged.empty();
 
   // Insert at the last op: every view the group uses is defined by then,
   // and only allocations, views and constants sit between group members.
   b.setInsertionPoint(group.ops.back().op);
-  gpu::LaunchOp launch = createLaunch(b, loc, {rows * clusterSize}, {threads},
-                                      wgTypes, clusterSize);
+  Value dynamicBytes;
+  if (persistent)
+    dynamicBytes = arith::ConstantOp::create(
+        b, loc, b.getI32IntegerAttr(stagingBytes));
+  gpu::LaunchOp launch = createLaunch(
+      b, loc, {gridClusters * clusterSize}, {threads}, wgTypes, clusterSize);
+  if (dynamicBytes) {
+    launch.getDynamicSharedMemorySizeMutable().assign(dynamicBytes);
+    launch->setAttr(kPersistentAttrName, b.getUnitAttr());
+  }
   Value row = launch.getBlockIds().x;
   Value tid = launch.getThreadIds().x;
   Value smem;
@@ -1511,7 +1680,8 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
   Value sliceStart = cIdx(b, loc, 0);
   if (clusterSize > 1) {
     // Consecutive blocks along x form a cluster: block x holds slice
-    // x mod C of row x / C.
+    // x mod C of row x / C (of rows x / C, x / C + clusters, ... when the
+    // clusters are persistent).
     Value cC = cIdx(b, loc, clusterSize);
     cluster.rank = arith::RemUIOp::create(b, loc, row, cC);
     cluster.totals = launch.getWorkgroupAttributions().back();
@@ -1522,9 +1692,9 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
       OccupancyHintOp::create(b, loc, blocksPerMultiprocessor);
   }
   EmitState st(loc);
-  initRowState(b, st, launch, group, vec, row);
   bool mayPassRow = clusterSize * numChunks * threads > chunksPerRow;
   if (shifted) {
+    initRowState(b, st, launch, group, vec, row);
     SmallVector<Value> chunks;
     for (int64_t c = 0; c < numChunks; ++c)
       chunks.push_back(arith::AddIOp::create(
@@ -1546,6 +1716,63 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
           cIdx(b, loc, chunksPerRow)));
     else
       st.chunkValid.push_back(Value());
+  }
+  if (persistent) {
+    // Each cluster walks rows first, first + clusters, ...: the slice of
+    // the next row is copied into shared memory (cp.async) while this one
+    // is reduced and written, so DRAM reads never wait for the exchange.
+    Value dyn = gpu::DynamicSharedMemoryOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
+                        exchange->getMemorySpace()));
+    for (StagedInput &in : staged)
+      in.view = memref::ViewOp::create(
+          b, loc,
+          MemRefType::get({numChunks, threads, (int64_t)vec}, in.elementType,
+                          AffineMap(), exchange->getMemorySpace()),
+          dyn, cIdx(b, loc, in.offset), ValueRange{});
+    Value first = row;
+    Value step = arith::DivUIOp::create(b, loc, launch.getGridSize().x,
+                                        cIdx(b, loc, clusterSize));
+    emitRowPrefetch(b, loc, group, staged, st, first, tid, numChunks, vec);
+    auto rowLoop = scf::ForOp::create(b, loc, first, cIdx(b, loc, rows), step);
+    b.setInsertionPoint(rowLoop.getBody()->getTerminator());
+    row = rowLoop.getInductionVar();
+    Value iteration = arith::DivUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, row, first), step);
+    cluster.parity =
+        arith::RemUIOp::create(b, loc, iteration, cIdx(b, loc, 2));
+    // This row's slice is in shared memory once this thread's copies are
+    // done (each thread reads back only what it copied).
+    auto drain = nvgpu::DeviceAsyncCreateGroupOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()),
+        ValueRange{});
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, drain.getAsyncToken(),
+                                     b.getI32IntegerAttr(0));
+    initRowState(b, st, launch, group, vec, row);
+    for (StagedInput &in : staged) {
+      SmallVector<Value> lanes;
+      for (int64_t c = 0; c < numChunks; ++c)
+        llvm::append_range(
+            lanes, loadLanes(b, loc, in.view,
+                             {cIdx(b, loc, c), tid, cIdx(b, loc, 0)}, vec));
+      st.loadCache[std::make_tuple(in.memref, in.map, 1)] = lanes;
+    }
+    // The staging buffer is read before the next row's copies overwrite it.
+    gpu::BarrierOp::create(b, loc);
+    Value next = arith::AddIOp::create(b, loc, row, step);
+    auto ifOp = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next,
+                              cIdx(b, loc, rows)),
+        /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      emitRowPrefetch(b, loc, group, staged, st, next, tid, numChunks, vec);
+    }
+  } else if (!shifted) {
+    initRowState(b, st, launch, group, vec, row);
   }
   unsigned slot = 0;
   for (size_t i = 0; i < group.ops.size(); ++i) {
@@ -1571,14 +1798,15 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
   // initial value) before any stores. Otherwise the blocks arrive at a
   // split cluster barrier once their last distributed shared memory read is
   // done and wait for it only before exiting (no block may exit while
-  // another still reads its totals), so the stores do not wait.
+  // another still reads its totals), so the stores do not wait. Persistent
+  // clusters meet once more after their last row instead.
   bool clusterReads = clusterSize > 1 && slot > 0;
   bool overwrites = overwritesItsInput(group);
   if (overwrites && clusterSize > 1)
     ClusterBarrierOp::create(b, loc);
   else if (overwrites)
     gpu::BarrierOp::create(b, loc);
-  else if (clusterReads)
+  else if (clusterReads && !persistent)
     ClusterArriveOp::create(b, loc);
   Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
                                        cIdx(b, loc, 0));
@@ -1588,8 +1816,13 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, cluster.rank,
                               cIdx(b, loc, 0)));
   storeResults(b, st, group, numChunks, leader);
-  if (clusterReads && !overwrites)
+  if (persistent) {
+    b.setInsertionPoint(launch.getBody().front().getTerminator());
+    if (clusterReads)
+      ClusterBarrierOp::create(b, loc);
+  } else if (clusterReads && !overwrites) {
     ClusterWaitOp::create(b, loc);
+  }
   return launch;
 }
 

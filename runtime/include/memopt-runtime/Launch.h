@@ -82,6 +82,12 @@ public:
   /// "kernel w1_kernel_0 grid [65536,1,1] block [256,1,1] shared 0 args
   /// [buffer 0 (x) = 0x..., i64 256]": used in launch error messages.
   std::string describeLaunch(const Step &step) const;
+  /// The grid step `stepIndex` launches: the manifest's, or for a
+  /// persistent cluster launch at most the clusters that fit on the device
+  /// at once (cuOccupancyMaxActiveClusters).
+  const std::array<unsigned, 3> &launchGrid(size_t stepIndex) const {
+    return grids[stepIndex];
+  }
 
 private:
   DevicePipeline(const CudaDriver &driver, const Manifest &manifest)
@@ -92,6 +98,9 @@ private:
   const Manifest &m;
   CUmodule module = nullptr;
   std::vector<CUfunction> functions;     // per step (null for copies)
+  /// Per step: the grid launched (a persistent step's may be smaller than
+  /// the manifest's).
+  std::vector<std::array<unsigned, 3>> grids;
   std::vector<CUdeviceptr> allocations;  // per buffer id (0 for aliases)
 };
 

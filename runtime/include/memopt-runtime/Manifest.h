@@ -116,6 +116,9 @@ struct Step {
   std::array<unsigned, 3> block{1, 1, 1};
   /// Thread-block cluster shape; {1, 1, 1} launches without clusters.
   std::array<unsigned, 3> cluster{1, 1, 1};
+  /// The kernel walks its work in a grid-stride loop over clusters along x:
+  /// the runtime may launch fewer (as many as fit on the device at once).
+  bool persistent = false;
   unsigned sharedBytes = 0;
   std::vector<KernelArg> args;
   // Copy.
