@@ -26,6 +26,16 @@ for f in "$ROOT"/test/Inputs/contract/*.mlir; do
   done
   echo "compiled $name"
 done
+# The persistent row kernels at small sizes: with one multiprocessor, one
+# cluster walks every row, prefetching the next (compute-sanitizer
+# coverage of the cp.async staging and of the alternating totals).
+for f in softmax_long_7x40000 softmax_masked_long_2x69632 rmsnorm_long_bf16_3x131080; do
+  name=c-$(echo $f | tr '_' '-')-p1
+  "$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=baseline -o "$OUT/$name.baseline"
+  "$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=optimized --multiprocessors=1 -o "$OUT/$name.optimized"
+  "$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=reference -o "$OUT/$name.reference"
+  echo "compiled $name"
+done
 # The W5 transpose with each bank-conflict repair (the default is auto):
 # Nsight Compute compares their conflicts and the model's prediction.
 for m in none pad swizzle; do
@@ -41,7 +51,8 @@ done
 # sizes the dirty lines left in L2 at a kernel's end are ~1% of its writes.
 # Long rows (issue 9): by default a row too long for one block's registers
 # is split over a thread-block cluster of 512-thread blocks (two per
-# multiprocessor); c1024: clusters of at most 8 blocks of 1024 threads (one
+# multiprocessor), the clusters persistent and prefetching their next row
+# into shared memory; np: one row per cluster, no prefetch; c1024: clusters of at most 8 blocks of 1024 threads (one
 # per multiprocessor); c256: blocks of 256 threads (four per multiprocessor)
 # where 16 of them hold a row. The streamed alternative (no clusters) with
 # software pipelining: the default depth (from the shared-memory budget)
@@ -57,6 +68,7 @@ variant() { # workload, variant name, memopt-compile flags...
   echo "compiled $name"
 }
 for w in rml65k rml256k sml65k sml256k; do
+  variant $w ${w}np --row-prefetch=false
   variant $w ${w}c1024 --cluster-block-threads=1024 --max-cluster-size=8
   variant $w ${w}c256 --cluster-block-threads=256
   variant $w ${w}st --max-cluster-size=1
@@ -65,7 +77,7 @@ done
 for w in rml65k sml65k; do
   variant $w ${w}reg --max-cluster-size=1 --row-register-elements=64
 done
-for w in sml65k sml256k sml65kc1024 sml256kc1024 sml65kc256 sml256kc256 sml65kst sml256kst sml65ks1 sml65ks2 sml65ks3 sml256ks1 sml256ks2 sml256ks3 sml65kreg; do
+for w in sml65k sml256k sml65knp sml256knp sml65kc1024 sml256kc1024 sml65kc256 sml256kc256 sml65kst sml256kst sml65ks1 sml65ks2 sml65ks3 sml256ks1 sml256ks2 sml256ks3 sml65kreg; do
   echo "--atol 1e-7" > "$OUT/$w.runargs"
 done
 mkdir -p "$OUT/large"
