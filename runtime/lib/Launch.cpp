@@ -120,6 +120,7 @@ DevicePipeline::create(const CudaDriver &driver, const Manifest &manifest) {
   // largest request of each kernel.
   p->functions.assign(manifest.schedule.size(), nullptr);
   p->grids.resize(manifest.schedule.size());
+  p->clustersThatFit.assign(manifest.schedule.size(), -1);
   for (size_t i = 0; i < manifest.schedule.size(); ++i)
     p->grids[i] = manifest.schedule[i].grid;
   for (size_t i = 0; i < manifest.schedule.size(); ++i) {
@@ -172,8 +173,9 @@ DevicePipeline::create(const CudaDriver &driver, const Manifest &manifest) {
       return s.error();
     // A persistent kernel launches no more clusters than fit at once: a
     // second wave would hold a few clusters' rows back until the first
-    // ends.
-    if (st.persistent && api.cuOccupancyMaxActiveClusters) {
+    // ends. (Other cluster launches only report the number.)
+    bool clustered = st.cluster != std::array<unsigned, 3>{1, 1, 1};
+    if (clustered && api.cuOccupancyMaxActiveClusters) {
       CUlaunchAttribute attr{};
       attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
       attr.value.clusterDim.x = st.cluster[0];
@@ -196,8 +198,10 @@ DevicePipeline::create(const CudaDriver &driver, const Manifest &manifest) {
                                 st.kernel + "'"))
               .failed())
         return s.error();
+      p->clustersThatFit[i] = clusters;
       uint64_t fit = uint64_t(std::max(clusters, 1)) * st.cluster[0];
-      if (st.grid[1] == 1 && st.grid[2] == 1 && fit < st.grid[0])
+      if (st.persistent && st.grid[1] == 1 && st.grid[2] == 1 &&
+          fit < st.grid[0])
         p->grids[i][0] = static_cast<unsigned>(fit);
     }
   }

@@ -130,6 +130,7 @@ TEST_F(LaunchTest, PersistentLaunchKeepsToTheClustersThatFit) {
   auto r = DevicePipeline::create(drv, m);
   ASSERT_TRUE(r.succeeded()) << r.error().message;
   EXPECT_EQ((*r)->launchGrid(0), (std::array<unsigned, 3>{4, 1, 1}));
+  EXPECT_EQ((*r)->activeClusters(0), 1);
   *fit = 1000;
   dlclose(fake);
 }

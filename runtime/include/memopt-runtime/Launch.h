@@ -88,6 +88,12 @@ public:
   const std::array<unsigned, 3> &launchGrid(size_t stepIndex) const {
     return grids[stepIndex];
   }
+  /// For a cluster launch, how many of its clusters fit on the device at
+  /// once (cuOccupancyMaxActiveClusters); -1 for other steps or when the
+  /// driver cannot say.
+  int activeClusters(size_t stepIndex) const {
+    return clustersThatFit[stepIndex];
+  }
 
 private:
   DevicePipeline(const CudaDriver &driver, const Manifest &manifest)
@@ -101,6 +107,7 @@ private:
   /// Per step: the grid launched (a persistent step's may be smaller than
   /// the manifest's).
   std::vector<std::array<unsigned, 3>> grids;
+  std::vector<int> clustersThatFit;
   std::vector<CUdeviceptr> allocations;  // per buffer id (0 for aliases)
 };
 

@@ -100,6 +100,10 @@ struct PipelineResult {
   double assemblyDownloadMs = 0.0, assemblyHostMs = 0.0;
   bool timed = false;
   PipelineTiming timing;
+  /// Per step: the grid launched and, for cluster launches, how many
+  /// clusters fit on the device at once (-1: not asked).
+  std::vector<std::array<unsigned, 3>> grids;
+  std::vector<int> activeClusters;
   bool inputsUnchanged = true;
   std::vector<int64_t> modifiedInputs;
   std::vector<std::vector<unsigned char>> outputs; // by output index
@@ -324,6 +328,10 @@ static Status runPipeline(const CudaDriver &drv, const Manifest &m,
   if (created.failed())
     return created.status();
   DevicePipeline &p = **created;
+  for (size_t i = 0; i < m.schedule.size(); ++i) {
+    r.grids.push_back(p.launchGrid(i));
+    r.activeClusters.push_back(p.activeClusters(i));
+  }
   Status s;
   // Signature inputs (shared with the reference, by id) go up as they are;
   // host-only ones stay on the host.
@@ -619,7 +627,10 @@ int main(int argc, char **argv) {
       sj.set("kind", st.kind == Step::Kind::Launch ? "launch" : "copy");
       if (st.kind == Step::Kind::Launch) {
         sj.set("kernel", st.kernel);
-        sj.set("grid", dim3Json(st.grid));
+        sj.set("grid", dim3Json(r.grids.empty() ? st.grid : r.grids[i]));
+        if (!r.activeClusters.empty() && r.activeClusters[i] >= 0)
+          sj.set("active_clusters",
+                 static_cast<int64_t>(r.activeClusters[i]));
         sj.set("block", dim3Json(st.block));
         sj.set("shared_bytes", static_cast<int64_t>(st.sharedBytes));
       } else {
@@ -753,9 +764,15 @@ int main(int argc, char **argv) {
                                static_cast<double>(st.bytesRead + st.bytesWritten), t));
       }
       bool launch = st.kind == Step::Kind::Launch;
+      const PipelineResult &r = results[k];
+      std::string grid = "-";
+      if (launch) {
+        grid = d3(r.grids.empty() ? st.grid : r.grids[i]);
+        if (!r.activeClusters.empty() && r.activeClusters[i] >= 0)
+          grid += "/" + std::to_string(r.activeClusters[i]) + "c";
+      }
       std::printf("%-9s %4zu %-28s %-16s %-12s %10.1f %10.1f %10s %9s\n",
-                  labels[k], i, st.label().c_str(),
-                  launch ? d3(st.grid).c_str() : "-",
+                  labels[k], i, st.label().c_str(), grid.c_str(),
                   launch ? d3(st.block).c_str() : "-", st.bytesRead / 1e6,
                   st.bytesWritten / 1e6, ms.c_str(), gbps.c_str());
     }
