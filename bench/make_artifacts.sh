@@ -32,7 +32,7 @@ done
 for f in softmax_long_7x40000 softmax_masked_long_2x69632 rmsnorm_long_bf16_3x131080; do
   name=c-$(echo $f | tr '_' '-')-p1
   "$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=baseline -o "$OUT/$name.baseline"
-  "$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=optimized --multiprocessors=1 -o "$OUT/$name.optimized"
+  "$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=optimized --row-prefetch --multiprocessors=1 -o "$OUT/$name.optimized"
   "$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=reference -o "$OUT/$name.reference"
   echo "compiled $name"
 done
@@ -51,10 +51,11 @@ done
 # sizes the dirty lines left in L2 at a kernel's end are ~1% of its writes.
 # Long rows (issue 9): by default a row too long for one block's registers
 # is split over a thread-block cluster of 512-thread blocks (two per
-# multiprocessor), the clusters persistent and prefetching their next row
-# into shared memory; np: one row per cluster, no prefetch; c1024: clusters of at most 8 blocks of 1024 threads (one
-# per multiprocessor); c256: blocks of 256 threads (four per multiprocessor)
-# where 16 of them hold a row. The streamed alternative (no clusters) with
+# multiprocessor), one row per cluster; pf: persistent clusters that
+# prefetch their next row into shared memory (--row-prefetch); c1024:
+# clusters of at most 8 blocks of 1024 threads (one per multiprocessor);
+# c256: blocks of 256 threads (four per multiprocessor) where 16 of them
+# hold a row. The streamed alternative (no clusters) with
 # software pipelining: the default depth (from the shared-memory budget)
 # and 1, 2 and 3 tiles in flight; and rows of 65536 kept in registers (64
 # per thread) by one block.
@@ -68,7 +69,7 @@ variant() { # workload, variant name, memopt-compile flags...
   echo "compiled $name"
 }
 for w in rml65k rml256k sml65k sml256k; do
-  variant $w ${w}np --row-prefetch=false
+  variant $w ${w}pf --row-prefetch
   variant $w ${w}c1024 --cluster-block-threads=1024 --max-cluster-size=8
   variant $w ${w}c256 --cluster-block-threads=256
   variant $w ${w}st --max-cluster-size=1
@@ -77,7 +78,7 @@ done
 for w in rml65k sml65k; do
   variant $w ${w}reg --max-cluster-size=1 --row-register-elements=64
 done
-for w in sml65k sml256k sml65knp sml256knp sml65kc1024 sml256kc1024 sml65kc256 sml256kc256 sml65kst sml256kst sml65ks1 sml65ks2 sml65ks3 sml256ks1 sml256ks2 sml256ks3 sml65kreg; do
+for w in sml65k sml256k sml65kpf sml256kpf sml65kc1024 sml256kc1024 sml65kc256 sml256kc256 sml65kst sml256kst sml65ks1 sml65ks2 sml65ks3 sml256ks1 sml256ks2 sml256ks3 sml65kreg; do
   echo "--atol 1e-7" > "$OUT/$w.runargs"
 done
 mkdir -p "$OUT/large"

@@ -298,7 +298,7 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       *this, "row-prefetch",
       llvm::cl::desc("Row kernels split over a cluster: persistent clusters "
                      "prefetching their next row into shared memory"),
-      llvm::cl::init(true)};
+      llvm::cl::init(false)};
   Option<unsigned> multiprocessors{
       *this, "multiprocessors",
       llvm::cl::desc("Streaming multiprocessors of the target"),

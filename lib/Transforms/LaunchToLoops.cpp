@@ -680,7 +680,9 @@ struct MemoptLaunchToLoopsPass final
       if (succeeded(convertLaunchToLoops(rewriter, launch)))
         continue;
       launch.emitOpError("cannot run on the host: synchronization is nested "
-                         "in control flow, a shuffle is not xor, or a value "
+                         "in control flow (other than a loop without results "
+                         "whose bounds no thread id decides), a shuffle is "
+                         "not xor, or a value "
                          "crossing a barrier is not a scalar or vector; or "
                          "a cluster is not constant and whole, or another "
                          "block's shared memory is read without a cluster "

@@ -4,7 +4,7 @@
 func.func @barrier_in_if(%a: memref<64xf32>, %c: i1) {
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
-  // expected-error @+1 {{'gpu.launch' op cannot run on the host: synchronization is nested in control flow, a shuffle is not xor, or a value crossing a barrier is not a scalar or vector}}
+  // expected-error @+1 {{'gpu.launch' op cannot run on the host: synchronization is nested in control flow (other than a loop without results whose bounds no thread id decides), a shuffle is not xor, or a value crossing a barrier is not a scalar or vector}}
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
     scf.if %c {
       gpu.barrier
@@ -56,6 +56,68 @@ func.func @barrier_dynamic_block(%a: memref<64xf32>, %n: index) {
   // expected-error @+1 {{'gpu.launch' op cannot run on the host}}
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %n, %sy = %c1, %sz = %c1) {
     gpu.barrier
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A loop around a barrier runs on the host around its phases: it may not
+// carry values (each thread's would be another).
+func.func @barrier_loop_iter_args(%a: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %z = arith.constant 0.0 : f32
+  // expected-error @+1 {{'gpu.launch' op cannot run on the host}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %s = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %z) -> f32 {
+      gpu.barrier
+      %v = memref.load %a[%tx] : memref<64xf32>
+      %n = arith.addf %acc, %v : f32
+      scf.yield %n : f32
+    }
+    memref.store %s, %a[%tx] : memref<64xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Nor may a thread id decide its trip count (the barrier inside would not
+// be met by every thread).
+func.func @barrier_loop_thread_bound(%a: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  // expected-error @+1 {{'gpu.launch' op cannot run on the host}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    scf.for %i = %c0 to %tx step %c1 {
+      gpu.barrier
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A loop around a barrier under other control flow is still nested.
+func.func @barrier_loop_in_if(%a: memref<64xf32>, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  // expected-error @+1 {{'gpu.launch' op cannot run on the host}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    scf.if %c {
+      scf.for %i = %c0 to %c4 step %c1 {
+        gpu.barrier
+      }
+    }
     gpu.terminator
   }
   return

@@ -196,3 +196,39 @@ func.func @not_speculatable(%x: memref<8x4096xf32>, %ix: memref<8x4096xindex>, %
   }
   return
 }
+
+// -----
+
+// A loop that already copies asynchronously (a persistent row kernel's
+// prefetch) keeps its schedule: no ring, no remark, its other loads stay.
+// CHECK-LABEL: func.func @already_prefetching
+// CHECK-NOT:     gpu.dynamic_shared_memory
+// CHECK-COUNT-1: nvgpu.device_async_copy
+// CHECK-NOT:     nvgpu.device_async_copy
+func.func @already_prefetching(%x: memref<8x4096xf32>, %g: memref<4096xf32>, %out: memref<8x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c8, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1)
+             workgroup(%stage : memref<256xf32, #gpu.address_space<workgroup>>) {
+    %acc = scf.for %t = %c0 to %c16 step %c1 iter_args(%a = %zero) -> (f32) {
+      %base = arith.muli %t, %c256 : index
+      %col = arith.addi %base, %tx : index
+      %cp = nvgpu.device_async_copy %x[%bx, %col], %stage[%tx], 1 : memref<8x4096xf32> to memref<256xf32, #gpu.address_space<workgroup>>
+      %grp = nvgpu.device_async_create_group %cp
+      nvgpu.device_async_wait %grp {numGroups = 0 : i32}
+      %v = memref.load %stage[%tx] : memref<256xf32, #gpu.address_space<workgroup>>
+      %w = memref.load %g[%col] : memref<4096xf32>
+      %p = arith.mulf %v, %w : f32
+      %s = arith.addf %a, %p : f32
+      scf.yield %s : f32
+    }
+    memref.store %acc, %out[%bx, %tx] : memref<8x256xf32>
+    gpu.terminator
+  }
+  return
+}

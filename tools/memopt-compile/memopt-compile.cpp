@@ -94,7 +94,7 @@ int main(int argc, char **argv) {
       "row-prefetch",
       llvm::cl::desc("Row kernels split over a cluster: persistent clusters "
                      "prefetching their next row into shared memory"),
-      llvm::cl::init(true));
+      llvm::cl::init(false));
   llvm::cl::opt<unsigned> multiprocessors(
       "multiprocessors",
       llvm::cl::desc("Streaming multiprocessors of the target (sizes "

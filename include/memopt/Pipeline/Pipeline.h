@@ -49,7 +49,7 @@ struct MemoptPipelineConfig {
   unsigned rowRegisterElements = 32;
   unsigned maxClusterSize = 16;
   unsigned clusterBlockThreads = 512;
-  bool rowPrefetch = true;
+  bool rowPrefetch = false;
   /// Streaming multiprocessors of the target (H100/H200 SXM: 132).
   unsigned multiprocessors = 132;
   /// Software pipelining of tile loops (memopt-pipeline-loads): tiles in

@@ -116,10 +116,11 @@ def MemoptFormKernelsPass
     Option<"clusterBlockThreads", "cluster-block-threads", "unsigned", "512",
            "Row kernels split over a cluster: threads per block (1024 / this "
            "many blocks share a multiprocessor's registers)">,
-    Option<"rowPrefetch", "row-prefetch", "bool", "true",
+    Option<"rowPrefetch", "row-prefetch", "bool", "false",
            "Row kernels split over a cluster: persistent clusters that copy "
            "their next row into shared memory (cp.async) while they reduce "
-           "and write the current one">,
+           "and write the current one (measured slower than one row per "
+           "cluster on an H200)">,
     Option<"multiprocessors", "multiprocessors", "unsigned", "132",
            "Streaming multiprocessors of the target (H100/H200 SXM: 132): "
            "sizes persistent grids and column-reduction splits">

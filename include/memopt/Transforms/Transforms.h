@@ -69,8 +69,11 @@ struct KernelTargetInfo {
   unsigned clusterBlockThreads = 512;
   /// Such kernels run as persistent clusters (as many as fit at once, each
   /// walking rows `clusters` apart) that copy their next row's slice into
-  /// shared memory while they reduce and write the current one.
-  bool rowPrefetch = true;
+  /// shared memory while they reduce and write the current one. Off by
+  /// default: on an H200 it measured slower than one row per cluster (RMSNorm
+  /// over rows of 65536: 82.1% of copy against 91.5%, same clusters resident;
+  /// bench/results/2026-11-30-run10-*).
+  bool rowPrefetch = false;
   /// Most shared memory one CTA may use with opt-in (sm_90: 227 KiB).
   unsigned maxSharedMemoryPerBlock = 227 * 1024;
 };

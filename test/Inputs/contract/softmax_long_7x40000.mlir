@@ -1,7 +1,7 @@
 // Contract input: softmax over 7 rows of 40000 f32 elements, too long for
 // one block's registers: each row is split over a cluster of 3 blocks whose
-// slices overrun the row (3 x 512 threads x 8 chunks x 4 > 40000, so some
-// chunks lie past its end). With few multiprocessors (tests pass
+// slices overrun the row (3 blocks x 480 threads x 7 chunks x 4 = 40320 >
+// 40000, so some chunks lie past its end). With few multiprocessors (tests pass
 // --multiprocessors) fewer clusters than rows fit at once: the clusters are
 // persistent, walk rows with unequal trip counts and prefetch each next row
 // into shared memory.
