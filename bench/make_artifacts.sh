@@ -26,10 +26,17 @@ for f in "$ROOT"/test/Inputs/contract/*.mlir; do
   done
   echo "compiled $name"
 done
-# The persistent row kernels at small sizes: with one multiprocessor, one
-# cluster walks every row, prefetching the next (compute-sanitizer
-# coverage of the cp.async staging and of the alternating totals).
+# Rows split over clusters whose blocks hold part of their slice in shared
+# memory (sh), and the persistent row kernels at small sizes (p1: with one
+# multiprocessor, one cluster walks every row, prefetching the next):
+# compute-sanitizer coverage of the cp.async staging and of the
+# alternating totals.
 for f in softmax_long_7x40000 softmax_masked_long_2x69632 rmsnorm_long_bf16_3x131080; do
+  name=c-$(echo $f | tr '_' '-')-sh
+  "$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=baseline -o "$OUT/$name.baseline"
+  "$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=optimized --row-shared-elements=32 -o "$OUT/$name.optimized"
+  "$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=reference -o "$OUT/$name.reference"
+  echo "compiled $name"
   name=c-$(echo $f | tr '_' '-')-p1
   "$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=baseline -o "$OUT/$name.baseline"
   "$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=optimized --row-prefetch --multiprocessors=1 -o "$OUT/$name.optimized"
@@ -52,7 +59,9 @@ done
 # Long rows (issue 9): by default a row too long for one block's registers
 # is split over a thread-block cluster of 512-thread blocks (two per
 # multiprocessor), one row per cluster; pf: persistent clusters that
-# prefetch their next row into shared memory (--row-prefetch); c1024:
+# prefetch their next row into shared memory (--row-prefetch); sh: 32 more
+# elements per thread in shared memory (--row-shared-elements=32), half the
+# blocks per row; c1024:
 # clusters of at most 8 blocks of 1024 threads (one per multiprocessor);
 # c256: blocks of 256 threads (four per multiprocessor) where 16 of them
 # hold a row. The streamed alternative (no clusters) with
@@ -70,6 +79,7 @@ variant() { # workload, variant name, memopt-compile flags...
 }
 for w in rml65k rml256k sml65k sml256k; do
   variant $w ${w}pf --row-prefetch
+  variant $w ${w}sh --row-shared-elements=32
   variant $w ${w}c1024 --cluster-block-threads=1024 --max-cluster-size=8
   variant $w ${w}c256 --cluster-block-threads=256
   variant $w ${w}st --max-cluster-size=1
@@ -78,7 +88,7 @@ done
 for w in rml65k sml65k; do
   variant $w ${w}reg --max-cluster-size=1 --row-register-elements=64
 done
-for w in sml65k sml256k sml65kpf sml256kpf sml65kc1024 sml256kc1024 sml65kc256 sml256kc256 sml65kst sml256kst sml65ks1 sml65ks2 sml65ks3 sml256ks1 sml256ks2 sml256ks3 sml65kreg; do
+for w in sml65k sml256k sml65kpf sml256kpf sml65ksh sml256ksh sml65kc1024 sml256kc1024 sml65kc256 sml256kc256 sml65kst sml256kst sml65ks1 sml65ks2 sml65ks3 sml256ks1 sml256ks2 sml256ks3 sml65kreg; do
   echo "--atol 1e-7" > "$OUT/$w.runargs"
 done
 mkdir -p "$OUT/large"

@@ -82,6 +82,7 @@ LogicalResult mlir::memopt::buildKernelStage(OpPassManager &pm,
   opts.maxClusterSize = cfg.maxClusterSize;
   opts.clusterBlockThreads = cfg.clusterBlockThreads;
   opts.rowPrefetch = cfg.rowPrefetch;
+  opts.rowSharedElements = cfg.rowSharedElements;
   opts.multiprocessors = cfg.multiprocessors;
   // Thread-block clusters (and distributed shared memory) need sm_90.
   StringRef chip(cfg.chip);
@@ -299,6 +300,11 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Row kernels split over a cluster: persistent clusters "
                      "prefetching their next row into shared memory"),
       llvm::cl::init(false)};
+  Option<unsigned> rowSharedElements{
+      *this, "row-shared-elements",
+      llvm::cl::desc("Row kernels split over a cluster: elements per thread "
+                     "held in shared memory besides those in registers"),
+      llvm::cl::init(0)};
   Option<unsigned> multiprocessors{
       *this, "multiprocessors",
       llvm::cl::desc("Streaming multiprocessors of the target"),
@@ -310,6 +316,7 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
     cfg.maxClusterSize = maxClusterSize;
     cfg.clusterBlockThreads = clusterBlockThreads;
     cfg.rowPrefetch = rowPrefetch;
+    cfg.rowSharedElements = rowSharedElements;
     cfg.multiprocessors = multiprocessors;
     cfg.chip = chip;
     cfg.features = features;

@@ -51,6 +51,7 @@ struct MemoptFormKernelsPass final
                        unsigned(warpSize),
                    unsigned(warpSize), unsigned(maxThreadsPerBlock));
     target.rowPrefetch = rowPrefetch;
+    target.rowSharedElements = rowSharedElements;
     target.multiprocessors = std::max(1u, unsigned(multiprocessors));
     IRRewriter rewriter(&getContext());
 

@@ -95,6 +95,11 @@ int main(int argc, char **argv) {
       llvm::cl::desc("Row kernels split over a cluster: persistent clusters "
                      "prefetching their next row into shared memory"),
       llvm::cl::init(false));
+  llvm::cl::opt<unsigned> rowSharedElements(
+      "row-shared-elements",
+      llvm::cl::desc("Row kernels split over a cluster: elements per thread "
+                     "held in shared memory besides those in registers"),
+      llvm::cl::init(0));
   llvm::cl::opt<unsigned> multiprocessors(
       "multiprocessors",
       llvm::cl::desc("Streaming multiprocessors of the target (sizes "
@@ -146,6 +151,7 @@ int main(int argc, char **argv) {
   config.maxClusterSize = maxClusterSize;
   config.clusterBlockThreads = clusterBlockThreads;
   config.rowPrefetch = rowPrefetch;
+  config.rowSharedElements = rowSharedElements;
   config.multiprocessors = multiprocessors;
   StringRef stem = llvm::sys::path::filename(output);
   FailureOr<Artifact> artifact =

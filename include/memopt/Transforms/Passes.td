@@ -121,6 +121,10 @@ def MemoptFormKernelsPass
            "their next row into shared memory (cp.async) while they reduce "
            "and write the current one (measured slower than one row per "
            "cluster on an H200)">,
+    Option<"rowSharedElements", "row-shared-elements", "unsigned", "0",
+           "Row kernels split over a cluster: elements per thread held in "
+           "shared memory besides those in registers (0: registers only); "
+           "fewer blocks then share a row">,
     Option<"multiprocessors", "multiprocessors", "unsigned", "132",
            "Streaming multiprocessors of the target (H100/H200 SXM: 132): "
            "sizes persistent grids and column-reduction splits">

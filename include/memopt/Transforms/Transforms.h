@@ -74,6 +74,10 @@ struct KernelTargetInfo {
   /// over rows of 65536: 82.1% of copy against 91.5%, same clusters resident;
   /// bench/results/2026-11-30-run10-*).
   bool rowPrefetch = false;
+  /// Rows split over a cluster: elements per thread held in shared memory
+  /// besides the `rowRegisterElements` in registers (0: registers only).
+  /// Each block then holds a longer slice, so fewer blocks share a row.
+  unsigned rowSharedElements = 0;
   /// Most shared memory one CTA may use with opt-in (sm_90: 227 KiB).
   unsigned maxSharedMemoryPerBlock = 227 * 1024;
 };

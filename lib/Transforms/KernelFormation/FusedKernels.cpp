@@ -427,6 +427,11 @@ struct EmitState {
   /// registers instead of reading memory again. External buffers are never
   /// written by the group, so the cached values stay valid.
   DenseMap<std::tuple<Value, AffineMap, int>, SmallVector<Value>> loadCache;
+  /// Passes over the chunks of a block's slice held in shared memory: the
+  /// staged inputs' [chunks][threads][vec] views by (operand, map), and the
+  /// staged chunk being read (null outside such passes).
+  DenseMap<std::pair<Value, AffineMap>, Value> stagedViews;
+  Value stagedChunk, stagedTid;
 };
 } // namespace
 
@@ -598,6 +603,13 @@ static SmallVector<Value> loadOperandUncached(OpBuilder &b, EmitState &st,
       }
     }
     return lanes;
+  }
+  if (st.stagedChunk) {
+    auto it = st.stagedViews.find({v, map});
+    if (it != st.stagedViews.end())
+      return loadLanes(b, loc, it->second,
+                       {st.stagedChunk, st.stagedTid, cIdx(b, loc, 0)},
+                       st.vec);
   }
   for (unsigned c = 0; c < numChunks; ++c) {
     Value base = st.chunkBase[c];
@@ -1445,6 +1457,12 @@ struct StagedInput {
 };
 } // namespace
 
+static SmallVector<StagedInput>
+selectStagedInputs(const Group &group, const KernelTargetInfo &target,
+                   int64_t numChunks, int64_t threads, unsigned vec,
+                   int64_t blocksPerMultiprocessor, int64_t staticBytes,
+                   int64_t &stagingBytes, bool &tooBig);
+
 /// Plans persistent clusters for a row kernel split over clusters of
 /// `clusterSize` blocks: as many clusters as fit on the target at once
 /// (`gridClusters`), each prefetching its next row's slice of the inputs
@@ -1476,6 +1494,33 @@ planRowPrefetch(const Group &group, const KernelTargetInfo &target,
                          << "-element vector";
     return staged;
   }
+  bool tooBig = false;
+  staged = selectStagedInputs(group, target, numChunks, threads, vec,
+                              blocksPerMultiprocessor, staticBytes,
+                              stagingBytes, tooBig);
+  if (staged.empty()) {
+    anchor->emitRemark()
+        << "rows not prefetched: "
+        << (tooBig ? "a block's slice of an input does not fit in its share "
+                     "of shared memory"
+                   : "no input is read along the row");
+    return staged;
+  }
+  gridClusters = resident;
+  return staged;
+}
+
+/// The inputs of a row group read along the row (not a weight shared by
+/// every row) whose `numChunks` chunks per thread fit, one after another,
+/// in a block's share of shared memory (`stagingBytes` in all; `tooBig`
+/// when some did not fit).
+static SmallVector<StagedInput>
+selectStagedInputs(const Group &group, const KernelTargetInfo &target,
+                   int64_t numChunks, int64_t threads, unsigned vec,
+                   int64_t blocksPerMultiprocessor, int64_t staticBytes,
+                   int64_t &stagingBytes, bool &tooBig) {
+  SmallVector<StagedInput> staged;
+  stagingBytes = 0;
   // Shared memory of one block: its share of the multiprocessor's, less
   // the 1 KiB the system reserves per block and its static buffers.
   int64_t budget = std::min<int64_t>(
@@ -1483,7 +1528,6 @@ planRowPrefetch(const Group &group, const KernelTargetInfo &target,
                            blocksPerMultiprocessor,
                        target.maxSharedMemoryPerBlock) -
                    1024 - staticBytes;
-  bool tooBig = false;
   for (const GroupOp &g : group.ops) {
     if (g.role == RowRole::Scalar)
       continue;
@@ -1519,15 +1563,6 @@ planRowPrefetch(const Group &group, const KernelTargetInfo &target,
       stagingBytes += bytes;
     }
   }
-  if (staged.empty()) {
-    anchor->emitRemark()
-        << "rows not prefetched: "
-        << (tooBig ? "a block's slice of an input does not fit in its share "
-                     "of shared memory"
-                   : "no input is read along the row");
-    return staged;
-  }
-  gridClusters = resident;
   return staged;
 }
 
@@ -1536,18 +1571,20 @@ planRowPrefetch(const Group &group, const KernelTargetInfo &target,
 /// read the row's first chunk, as direct loads do) and commits them as one
 /// group.
 static void emitRowPrefetch(OpBuilder &b, Location loc, const Group &group,
-                            ArrayRef<StagedInput> staged, const EmitState &st,
-                            Value row, Value tid, int64_t numChunks,
+                            ArrayRef<StagedInput> staged,
+                            ArrayRef<Value> chunkBase,
+                            ArrayRef<Value> chunkValid, Value row, Value tid,
                             unsigned vec) {
+  int64_t numChunks = chunkBase.size();
   SmallVector<Value> outer = delinearize(b, loc, row, group.outer);
   auto tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
   SmallVector<Value> tokens;
   for (const StagedInput &in : staged) {
     int64_t bytes = vec * getElementBytes(in.elementType);
     for (int64_t c = 0; c < numChunks; ++c) {
-      Value base = st.chunkBase[c];
-      if (st.chunkValid[c])
-        base = arith::SelectOp::create(b, loc, st.chunkValid[c], base,
+      Value base = chunkBase[c];
+      if (chunkValid[c])
+        base = arith::SelectOp::create(b, loc, chunkValid[c], base,
                                        cIdx(b, loc, 0));
       SmallVector<Value> ivs(outer);
       ivs.push_back(base);
@@ -1630,12 +1667,71 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
   FailureOr<MemRefType> exchange = getExchangeType(b, group, target, why);
   if (failed(exchange))
     return failure();
+  // Part of each block's slice in shared memory (row-shared-elements per
+  // thread, copied in with cp.async when the block starts and read back in
+  // one pass per reduction and one for the results): fewer blocks hold a
+  // row, so clusters are smaller.
+  int64_t sharedChunks = 0;
+  SmallVector<StagedInput> sliceStaged;
+  int64_t sliceBytes = 0;
+  if (clusterSize > 1 && target.rowSharedElements > 0) {
+    int64_t maxChunks =
+        std::max<int64_t>(1, target.rowRegisterElements / vec);
+    int64_t extra =
+        std::max<int64_t>(1, target.rowSharedElements / vec);
+    int64_t blockThreads = target.clusterBlockThreads;
+    int64_t smaller = llvm::divideCeil(chunksPerRow,
+                                       (maxChunks + extra) * blockThreads);
+    if (smaller < clusterSize) {
+      int64_t total =
+          llvm::divideCeil(chunksPerRow, smaller * blockThreads);
+      int64_t t = std::clamp<int64_t>(
+          llvm::alignTo(llvm::divideCeil(chunksPerRow, smaller * total),
+                        target.warpSize),
+          target.warpSize, blockThreads);
+      int64_t perMultiprocessor =
+          std::max<int64_t>(1, target.maxThreadsPerBlock / blockThreads);
+      int64_t inRegisters = std::min(maxChunks, total);
+      // The block's static buffers: warp partials and the totals.
+      int64_t staticBytes =
+          (exchange->getNumElements() + exchange->getDimSize(0)) *
+          getElementBytes(exchange->getElementType());
+      bool tooBig = false;
+      SmallVector<StagedInput> in = selectStagedInputs(
+          group, target, total - inRegisters, t, vec, perMultiprocessor,
+          staticBytes, sliceBytes, tooBig);
+      Operation *anchor = group.ops.front().op;
+      if (shifted)
+        anchor->emitRemark()
+            << "row slices kept in registers: a row of " << group.inner
+            << " elements is not a multiple of the " << vec
+            << "-element vector";
+      else if (in.empty())
+        anchor->emitRemark()
+            << "row slices kept in registers: "
+            << (tooBig ? "a block's share of shared memory does not hold "
+                         "the rest of its slice"
+                       : "no input is read along the row");
+      else {
+        clusterSize = smaller;
+        numChunks = inRegisters;
+        sharedChunks = total - inRegisters;
+        threads = t;
+        blocksPerMultiprocessor = perMultiprocessor;
+        sliceStaged = std::move(in);
+      }
+    }
+  }
   if (threads > target.warpSize)
     wgTypes.push_back(*exchange);
   int64_t gridClusters = rows;
   SmallVector<StagedInput> staged;
   int64_t stagingBytes = 0;
-  if (clusterSize > 1) {
+  if (clusterSize > 1 && sharedChunks > 0) {
+    wgTypes.push_back(MemRefType::get({exchange->getDimSize(0)},
+                                      exchange->getElementType(), AffineMap(),
+                                      exchange->getMemorySpace()));
+  } else if (clusterSize > 1) {
     int64_t staticBytes = 0;
     for (Type t : wgTypes)
       staticBytes += cast<MemRefType>(t).getNumElements() *
@@ -1660,15 +1756,15 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
   // and only allocations, views and constants sit between group members.
   b.setInsertionPoint(group.ops.back().op);
   Value dynamicBytes;
-  if (persistent)
+  if (persistent || sharedChunks > 0)
     dynamicBytes = arith::ConstantOp::create(
-        b, loc, b.getI32IntegerAttr(stagingBytes));
+        b, loc, b.getI32IntegerAttr(persistent ? stagingBytes : sliceBytes));
   gpu::LaunchOp launch = createLaunch(
       b, loc, {gridClusters * clusterSize}, {threads}, wgTypes, clusterSize);
-  if (dynamicBytes) {
+  if (dynamicBytes)
     launch.getDynamicSharedMemorySizeMutable().assign(dynamicBytes);
+  if (persistent)
     launch->setAttr(kPersistentAttrName, b.getUnitAttr());
-  }
   Value row = launch.getBlockIds().x;
   Value tid = launch.getThreadIds().x;
   Value smem;
@@ -1686,13 +1782,15 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
     cluster.rank = arith::RemUIOp::create(b, loc, row, cC);
     cluster.totals = launch.getWorkgroupAttributions().back();
     row = arith::DivUIOp::create(b, loc, row, cC);
-    sliceStart = arith::MulIOp::create(b, loc, cluster.rank,
-                                       cIdx(b, loc, numChunks * threads));
+    sliceStart = arith::MulIOp::create(
+        b, loc, cluster.rank,
+        cIdx(b, loc, (numChunks + sharedChunks) * threads));
     if (blocksPerMultiprocessor > 1)
       OccupancyHintOp::create(b, loc, blocksPerMultiprocessor);
   }
   EmitState st(loc);
-  bool mayPassRow = clusterSize * numChunks * threads > chunksPerRow;
+  bool mayPassRow =
+      clusterSize * (numChunks + sharedChunks) * threads > chunksPerRow;
   if (shifted) {
     initRowState(b, st, launch, group, vec, row);
     SmallVector<Value> chunks;
@@ -1734,7 +1832,8 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
     Value first = row;
     Value step = arith::DivUIOp::create(b, loc, launch.getGridSize().x,
                                         cIdx(b, loc, clusterSize));
-    emitRowPrefetch(b, loc, group, staged, st, first, tid, numChunks, vec);
+    emitRowPrefetch(b, loc, group, staged, st.chunkBase, st.chunkValid, first,
+                    tid, vec);
     auto rowLoop = scf::ForOp::create(b, loc, first, cIdx(b, loc, rows), step);
     b.setInsertionPoint(rowLoop.getBody()->getTerminator());
     row = rowLoop.getInductionVar();
@@ -1769,22 +1868,147 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      emitRowPrefetch(b, loc, group, staged, st, next, tid, numChunks, vec);
+      emitRowPrefetch(b, loc, group, staged, st.chunkBase, st.chunkValid, next,
+                      tid, vec);
     }
   } else if (!shifted) {
     initRowState(b, st, launch, group, vec, row);
   }
+  // The part of the slice held in shared memory: chunks numChunks.. of the
+  // block, copied in now (while the registers' chunks load) and read back
+  // by passes that replay the elementwise ops for one chunk at a time.
+  SmallVector<Value> sharedBase, sharedValid;
+  for (int64_t j = 0; j < sharedChunks; ++j) {
+    Value chunk = arith::AddIOp::create(
+        b, loc, sliceStart,
+        arith::AddIOp::create(b, loc, cIdx(b, loc, (numChunks + j) * threads),
+                              tid));
+    sharedBase.push_back(
+        arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec)));
+    sharedValid.push_back(
+        mayPassRow ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           chunk, cIdx(b, loc, chunksPerRow))
+                         .getResult()
+                   : Value());
+  }
+  if (sharedChunks > 0) {
+    Value dyn = gpu::DynamicSharedMemoryOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
+                        exchange->getMemorySpace()));
+    for (StagedInput &in : sliceStaged) {
+      in.view = memref::ViewOp::create(
+          b, loc,
+          MemRefType::get({sharedChunks, threads, (int64_t)vec},
+                          in.elementType, AffineMap(),
+                          exchange->getMemorySpace()),
+          dyn, cIdx(b, loc, in.offset), ValueRange{});
+      st.stagedViews[{in.memref, in.map}] = in.view;
+    }
+    emitRowPrefetch(b, loc, group, sliceStaged, sharedBase, sharedValid, row,
+                    tid, vec);
+  }
+  // The elementwise ops so far, each with the row scalars at its position.
+  SmallVector<std::pair<const GroupOp *, DenseMap<Value, Value>>> vectorOps;
+  bool copiesDone = false;
+  // One pass over the chunks in shared memory: the elementwise ops so far,
+  // then reduction `reduce` (returns the thread partial) or the stores of
+  // the row-shaped results.
+  auto sharedPass = [&](const GroupOp *reduce) -> Value {
+    if (!copiesDone) {
+      // Each thread reads back only what it copied.
+      auto drain = nvgpu::DeviceAsyncCreateGroupOp::create(
+          b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()),
+          ValueRange{});
+      nvgpu::DeviceAsyncWaitOp::create(b, loc, drain.getAsyncToken(),
+                                       b.getI32IntegerAttr(0));
+      copiesDone = true;
+    }
+    SmallVector<Value> inits;
+    if (reduce)
+      inits.push_back(arith::getIdentityValue(
+          reduce->kind,
+          reduce->op.getBody()->getArgument(reduce->op.getNumDpsInputs())
+              .getType(),
+          b, loc));
+    auto forOp = scf::ForOp::create(b, loc, cIdx(b, loc, 0),
+                                    cIdx(b, loc, sharedChunks),
+                                    cIdx(b, loc, 1), inits);
+    OpBuilder::InsertionGuard guard(b);
+    if (reduce)
+      b.setInsertionPointToStart(forOp.getBody());
+    else
+      b.setInsertionPoint(forOp.getBody()->getTerminator());
+    Value j = forOp.getInductionVar();
+    Value chunk = arith::AddIOp::create(
+        b, loc, sliceStart,
+        arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(
+                b, loc,
+                arith::AddIOp::create(b, loc, j, cIdx(b, loc, numChunks)),
+                cIdx(b, loc, threads)),
+            tid));
+    SmallVector<Value> savedBase = std::exchange(
+        st.chunkBase,
+        {arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec)).getResult()});
+    SmallVector<Value> savedValid = std::exchange(
+        st.chunkValid,
+        {mayPassRow ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            chunk, cIdx(b, loc, chunksPerRow))
+                          .getResult()
+                    : Value()});
+    auto savedVec = std::move(st.vecValues);
+    auto savedCache = std::move(st.loadCache);
+    st.vecValues.clear();
+    st.loadCache.clear();
+    st.stagedChunk = j;
+    st.stagedTid = tid;
+    DenseMap<Value, Value> current = st.scalarValues;
+    for (auto &[op, scalars] : vectorOps) {
+      st.scalarValues = scalars;
+      Value unused;
+      emitOp(b, st, *op, 1, unused);
+    }
+    st.scalarValues = std::move(current);
+    Value result;
+    if (reduce) {
+      Value partial;
+      emitOp(b, st, *reduce, 1, partial);
+      scf::YieldOp::create(
+          b, loc,
+          ValueRange{arith::getReductionOp(reduce->kind, b, loc,
+                                           forOp.getRegionIterArgs()[0],
+                                           partial)});
+      result = forOp.getResult(0);
+    } else {
+      storeResults(b, st, group, 1, Value(), StoreKind::RowVectors);
+    }
+    st.chunkBase = std::move(savedBase);
+    st.chunkValid = std::move(savedValid);
+    st.vecValues = std::move(savedVec);
+    st.loadCache = std::move(savedCache);
+    st.stagedChunk = Value();
+    return result;
+  };
   unsigned slot = 0;
   for (size_t i = 0; i < group.ops.size(); ++i) {
     const GroupOp &g = group.ops[i];
+    if (sharedChunks > 0 && g.role == RowRole::Vector)
+      vectorOps.push_back({&g, st.scalarValues});
     Value partial;
     emitOp(b, st, g, numChunks, partial);
     if (g.role != RowRole::Reduce)
       continue;
     std::optional<OnlineSoftmax> online;
-    if (clusterSize > 1)
+    // (The online form rescales values held in registers: a slice partly
+    // in shared memory takes the plain one.)
+    if (clusterSize > 1 && sharedChunks == 0)
       online = matchOnlineSoftmax(group, i);
     if (!online) {
+      if (sharedChunks > 0)
+        partial = arith::getReductionOp(g.kind, b, loc, partial,
+                                        sharedPass(&g));
       finishReduction(b, st, g, partial, threads, target, tid, smem, slot++,
                       &cluster);
       continue;
@@ -1816,6 +2040,12 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, cluster.rank,
                               cIdx(b, loc, 0)));
   storeResults(b, st, group, numChunks, leader);
+  bool rowResults = llvm::any_of(group.written, [&](auto &entry) {
+    return group.writtenIsVector.lookup(entry.first) &&
+           !isGroupPrivate(entry.first, group);
+  });
+  if (sharedChunks > 0 && rowResults)
+    sharedPass(nullptr);
   if (persistent) {
     b.setInsertionPoint(launch.getBody().front().getTerminator());
     if (clusterReads)
