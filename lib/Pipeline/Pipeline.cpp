@@ -304,7 +304,7 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       *this, "row-shared-elements",
       llvm::cl::desc("Row kernels split over a cluster: elements per thread "
                      "held in shared memory besides those in registers"),
-      llvm::cl::init(0)};
+      llvm::cl::init(32)};
   Option<unsigned> multiprocessors{
       *this, "multiprocessors",
       llvm::cl::desc("Streaming multiprocessors of the target"),

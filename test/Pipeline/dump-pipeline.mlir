@@ -23,8 +23,8 @@
 // CHECK-NEXT:    canonicalize
 // CHECK-NEXT:    cse,
 // CHECK-NEXT:    func.func(
-// OPT-NEXT:        memopt-form-kernels{block-size=256 cluster-block-threads=512 column-rows-per-block=256 column-slice-bytes=64 column-unroll=16 max-cluster-size=16 max-threads-per-block=1024 multiprocessors=132 row-chunks-per-thread=8 row-prefetch=false row-register-elements=32 row-shared-elements=0 strategy=fused vector-bytes=16 warp-size=32}
-// BASE-NEXT:       memopt-form-kernels{block-size=256 cluster-block-threads=512 column-rows-per-block=256 column-slice-bytes=64 column-unroll=16 max-cluster-size=16 max-threads-per-block=1024 multiprocessors=132 row-chunks-per-thread=8 row-prefetch=false row-register-elements=32 row-shared-elements=0 strategy=naive vector-bytes=16 warp-size=32}
+// OPT-NEXT:        memopt-form-kernels{block-size=256 cluster-block-threads=512 column-rows-per-block=256 column-slice-bytes=64 column-unroll=16 max-cluster-size=16 max-threads-per-block=1024 multiprocessors=132 row-chunks-per-thread=8 row-prefetch=false row-register-elements=32 row-shared-elements=32 strategy=fused vector-bytes=16 warp-size=32}
+// BASE-NEXT:       memopt-form-kernels{block-size=256 cluster-block-threads=512 column-rows-per-block=256 column-slice-bytes=64 column-unroll=16 max-cluster-size=16 max-threads-per-block=1024 multiprocessors=132 row-chunks-per-thread=8 row-prefetch=false row-register-elements=32 row-shared-elements=32 strategy=naive vector-bytes=16 warp-size=32}
 // CHECK-NEXT:    ),
 // CHECK-NEXT:    canonicalize
 // CHECK-NEXT:    cse,

@@ -1,5 +1,5 @@
-// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(memopt-form-kernels{strategy=fused max-threads-per-block=1024 row-register-elements=32 max-cluster-size=16 cluster-block-threads=512}, canonicalize, cse))" | FileCheck %s
-// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(memopt-form-kernels{strategy=fused max-threads-per-block=1024 row-register-elements=32 max-cluster-size=8 cluster-block-threads=512}, canonicalize, cse))" | FileCheck %s --check-prefix=MAX8
+// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(memopt-form-kernels{strategy=fused max-threads-per-block=1024 row-register-elements=32 row-shared-elements=0 max-cluster-size=16 cluster-block-threads=512}, canonicalize, cse))" | FileCheck %s
+// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(memopt-form-kernels{strategy=fused max-threads-per-block=1024 row-register-elements=32 row-shared-elements=0 max-cluster-size=8 cluster-block-threads=512}, canonicalize, cse))" | FileCheck %s --check-prefix=MAX8
 
 // Rows too long for one block's registers (more than 32 elements per thread
 // at 1024 threads) are split over the blocks of a thread-block cluster: each

@@ -99,7 +99,7 @@ int main(int argc, char **argv) {
       "row-shared-elements",
       llvm::cl::desc("Row kernels split over a cluster: elements per thread "
                      "held in shared memory besides those in registers"),
-      llvm::cl::init(0));
+      llvm::cl::init(32));
   llvm::cl::opt<unsigned> multiprocessors(
       "multiprocessors",
       llvm::cl::desc("Streaming multiprocessors of the target (sizes "

@@ -50,7 +50,7 @@ struct MemoptPipelineConfig {
   unsigned maxClusterSize = 16;
   unsigned clusterBlockThreads = 512;
   bool rowPrefetch = false;
-  unsigned rowSharedElements = 0;
+  unsigned rowSharedElements = 32;
   /// Streaming multiprocessors of the target (H100/H200 SXM: 132).
   unsigned multiprocessors = 132;
   /// Software pipelining of tile loops (memopt-pipeline-loads): tiles in

@@ -119,9 +119,9 @@ def MemoptFormKernelsPass
     Option<"rowPrefetch", "row-prefetch", "bool", "false",
            "Row kernels split over a cluster: persistent clusters that copy "
            "their next row into shared memory (cp.async) while they reduce "
-           "and write the current one (measured slower than one row per "
-           "cluster on an H200)">,
-    Option<"rowSharedElements", "row-shared-elements", "unsigned", "0",
+           "and write the current one, in place of row-shared-elements "
+           "(measured slower than one row per cluster on an H200)">,
+    Option<"rowSharedElements", "row-shared-elements", "unsigned", "32",
            "Row kernels split over a cluster: elements per thread held in "
            "shared memory besides those in registers (0: registers only); "
            "fewer blocks then share a row">,

@@ -1674,7 +1674,9 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
   int64_t sharedChunks = 0;
   SmallVector<StagedInput> sliceStaged;
   int64_t sliceBytes = 0;
-  if (clusterSize > 1 && target.rowSharedElements > 0) {
+  // (Persistent clusters stage the next row instead: row-prefetch, when
+  // asked for, takes the place of this.)
+  if (clusterSize > 1 && target.rowSharedElements > 0 && !target.rowPrefetch) {
     int64_t maxChunks =
         std::max<int64_t>(1, target.rowRegisterElements / vec);
     int64_t extra =

@@ -1,0 +1,59 @@
+// RUN: memopt-opt %s --pass-pipeline="builtin.module(func.func(memopt-form-kernels{strategy=fused}, canonicalize, cse))" | FileCheck %s
+
+// By default a block of a row cluster holds 32 elements per thread in
+// registers and 32 more in shared memory: rows of 65536 f32 take clusters
+// of 2 blocks of 512 threads (4 with registers only). The block copies the
+// shared part of its slice of x (8 chunks of 16 bytes per thread, 64 KiB;
+// not g, the same for every row) with cp.async as it starts, loads its
+// register chunks, waits for its own copies, and reads the shared chunks
+// back in a loop per reduction (the elementwise ops replayed per chunk)
+// and in one for the outputs, after the register chunks' stores.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#col = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @rms_long
+// CHECK:       gpu.launch clusters({{.*}}) in ({{.*}} = %c2, {{.*}}) blocks({{.*}}) in ({{.*}} = %c8, {{.*}}) threads({{.*}}) in ({{.*}} = %c512, {{.*}}) dynamic_shared_memory_size %c65536_i32 workgroup({{.*}} : memref<1x32xf32, #gpu.address_space<workgroup>>, %[[TOT:.*]] : memref<1xf32, #gpu.address_space<workgroup>>)
+// CHECK:         %[[DYN:.*]] = gpu.dynamic_shared_memory
+// CHECK:         %[[VIEW:.*]] = memref.view %[[DYN]][%c0][] : {{.*}} to memref<8x512x4xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-8: nvgpu.device_async_copy %arg0[{{.*}}], %[[VIEW]][{{.*}}], 4 {bypassL1}
+// CHECK-NOT:     nvgpu.device_async_copy %arg1
+// CHECK:         nvgpu.device_async_create_group
+// CHECK-COUNT-8: vector.load %arg0
+// CHECK:         %[[DRAIN:.*]] = nvgpu.device_async_create_group
+// CHECK-NEXT:    nvgpu.device_async_wait %[[DRAIN]] {numGroups = 0 : i32}
+// CHECK-NEXT:    scf.for %[[J:.*]] = %c0 to %c8 step %c1 iter_args(
+// CHECK-NEXT:      vector.load %[[VIEW]][%[[J]], %{{.*}}, %c0]
+// CHECK:           scf.yield
+// CHECK:         gpu.barrier
+// CHECK:         memopt.cluster_barrier
+// CHECK-COUNT-2: memopt.cluster_load %[[TOT]][%c0] from
+// CHECK-COUNT-8: vector.store %{{.*}}, %arg2
+// CHECK:         scf.for %[[K:.*]] = %c0 to %c8 step %c1 {
+// CHECK:           vector.load %[[VIEW]][%[[K]], %{{.*}}, %c0]
+// CHECK:           vector.load %arg1
+// CHECK:           vector.store %{{.*}}, %arg2
+// CHECK:         }
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK:         gpu.terminator
+func.func @rms_long(%x: memref<4x65536xf32>, %g: memref<65536xf32>, %y: memref<4x65536xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ssq = memref.alloc() : memref<4xf32>
+  linalg.fill ins(%zero : f32) outs(%ssq : memref<4xf32>)
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x65536xf32>) outs(%ssq : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %sq = arith.mulf %a, %a : f32
+    %s = arith.addf %acc, %sq : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %ssq, %g : memref<4x65536xf32>, memref<4xf32>, memref<65536xf32>) outs(%y : memref<4x65536xf32>) {
+  ^bb0(%a: f32, %ss: f32, %gv: f32, %o: f32):
+    %r = math.rsqrt %ss : f32
+    %t = arith.mulf %a, %r : f32
+    %u = arith.mulf %t, %gv : f32
+    linalg.yield %u : f32
+  }
+  memref.dealloc %ssq : memref<4xf32>
+  return
+}
