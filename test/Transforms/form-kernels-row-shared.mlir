@@ -2,9 +2,11 @@
 
 // By default a block of a row cluster holds 32 elements per thread in
 // registers and 32 more in shared memory: rows of 65536 f32 take clusters
-// of 2 blocks of 512 threads (4 with registers only). The block copies the
-// shared part of its slice of x (8 chunks of 16 bytes per thread, 64 KiB;
-// not g, the same for every row) with cp.async as it starts, loads its
+// of 4 blocks of 256 threads, four per multiprocessor (4 blocks of 512 with
+// registers only; blocks of 256 because the cluster stays within 8). The
+// block copies the shared part of its slice of x (8 chunks of 16 bytes per
+// thread, 32 KiB; not g, the same for every row) with cp.async as it
+// starts, loads its
 // register chunks, waits for its own copies, and reads the shared chunks
 // back in a loop per reduction (the elementwise ops replayed per chunk)
 // and in one for the outputs, after the register chunks' stores.
@@ -12,9 +14,9 @@
 #row = affine_map<(d0, d1) -> (d0)>
 #col = affine_map<(d0, d1) -> (d1)>
 // CHECK-LABEL: func.func @rms_long
-// CHECK:       gpu.launch clusters({{.*}}) in ({{.*}} = %c2, {{.*}}) blocks({{.*}}) in ({{.*}} = %c8, {{.*}}) threads({{.*}}) in ({{.*}} = %c512, {{.*}}) dynamic_shared_memory_size %c65536_i32 workgroup({{.*}} : memref<1x32xf32, #gpu.address_space<workgroup>>, %[[TOT:.*]] : memref<1xf32, #gpu.address_space<workgroup>>)
+// CHECK:       gpu.launch clusters({{.*}}) in ({{.*}} = %c4, {{.*}}) blocks({{.*}}) in ({{.*}} = %c16, {{.*}}) threads({{.*}}) in ({{.*}} = %c256, {{.*}}) dynamic_shared_memory_size %c32768_i32 workgroup({{.*}} : memref<1x32xf32, #gpu.address_space<workgroup>>, %[[TOT:.*]] : memref<1xf32, #gpu.address_space<workgroup>>)
 // CHECK:         %[[DYN:.*]] = gpu.dynamic_shared_memory
-// CHECK:         %[[VIEW:.*]] = memref.view %[[DYN]][%c0][] : {{.*}} to memref<8x512x4xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[VIEW:.*]] = memref.view %[[DYN]][%c0][] : {{.*}} to memref<8x256x4xf32, #gpu.address_space<workgroup>>
 // CHECK-COUNT-8: nvgpu.device_async_copy %arg0[{{.*}}], %[[VIEW]][{{.*}}], 4 {bypassL1}
 // CHECK-NOT:     nvgpu.device_async_copy %arg1
 // CHECK:         nvgpu.device_async_create_group
@@ -26,7 +28,7 @@
 // CHECK:           scf.yield
 // CHECK:         gpu.barrier
 // CHECK:         memopt.cluster_barrier
-// CHECK-COUNT-2: memopt.cluster_load %[[TOT]][%c0] from
+// CHECK-COUNT-4: memopt.cluster_load %[[TOT]][%c0] from
 // CHECK-COUNT-8: vector.store %{{.*}}, %arg2
 // CHECK:         scf.for %[[K:.*]] = %c0 to %c8 step %c1 {
 // CHECK:           vector.load %[[VIEW]][%[[K]], %{{.*}}, %c0]

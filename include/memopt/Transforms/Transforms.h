@@ -76,12 +76,13 @@ struct KernelTargetInfo {
   bool rowPrefetch = false;
   /// Rows split over a cluster: elements per thread held in shared memory
   /// besides the `rowRegisterElements` in registers (0: registers only).
-  /// Each block then holds a longer slice, so fewer blocks share a row:
-  /// clusters of 2 instead of 4 for rows of 65536 f32 (all 132 fit at once,
-  /// against 62 of 4) and of 8 instead of 16 for rows of 262144 (30 fit,
-  /// against 14). On an H200: RMSNorm 94.1% / 89.4% of copy against 90.9 /
-  /// 73.7, softmax 83.5 / 79.8 against 77.4 / 61.3
-  /// (bench/results/2026-11-30-run10-*/r3).
+  /// Each block then holds a longer slice, so fewer threads share a row:
+  /// clusters of 8 instead of 16 blocks for rows of 262144 f32 (30 fit at
+  /// once, against 14), and for rows of 65536 clusters of 4 blocks of half
+  /// `clusterBlockThreads` (four per multiprocessor; 124 fit). On an H200:
+  /// RMSNorm 93.1% / 89.2% of copy against 90.9 / 73.7 with registers only,
+  /// softmax 91.3 / 79.3 against 77.4 / 61.3
+  /// (bench/results/2026-11-30-run10-*/r3, r4).
   unsigned rowSharedElements = 32;
   /// Most shared memory one CTA may use with opt-in (sm_90: 227 KiB).
   unsigned maxSharedMemoryPerBlock = 227 * 1024;
