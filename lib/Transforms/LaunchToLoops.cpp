@@ -216,7 +216,17 @@ struct PhasePlan {
       if (isa<ClusterArriveOp>(op))
         continue;
       if (auto forOp = dyn_cast<scf::ForOp>(op); forOp && containsSync(forOp)) {
-        if (forOp.getNumResults() != 0)
+        // The host ends a phase where the loop begins, between iterations
+        // and where it ends: exact only where the kernel synchronizes
+        // there too, i.e. the body begins and ends with a barrier (and
+        // runs at least once, checked as the host runs it).
+        Block &loopBody = *forOp.getBody();
+        auto isBarrier = [](Operation &o) {
+          return isa<gpu::BarrierOp, ClusterBarrierOp, ClusterWaitOp>(o);
+        };
+        if (forOp.getNumResults() != 0 || loopBody.without_terminator().empty() ||
+            !isBarrier(loopBody.front()) ||
+            !isBarrier(*loopBody.getTerminator()->getPrevNode()))
           return failure();
         PhaseItem item;
         item.loop = forOp;
@@ -258,37 +268,94 @@ struct PhasePlan {
 /// after the other blocks' writes: fails for reads of a buffer written since
 /// the last cluster barrier (or wait), and for reads after an arrival. A
 /// loop is checked twice, the second time as the iteration after the first.
-static LogicalResult checkClusterReads(Block &block, bool &arrived,
-                                       DenseSet<Value> &written,
+namespace {
+/// Elements of a workgroup buffer: per index a constant or (nullopt) any;
+/// no indices at all: the whole buffer.
+struct BufferPlace {
+  Value memref;
+  SmallVector<std::optional<int64_t>> indices;
+  bool overlaps(const BufferPlace &o) const {
+    if (memref != o.memref)
+      return false;
+    if (indices.size() != o.indices.size())
+      return true;
+    for (auto [a, b] : llvm::zip(indices, o.indices))
+      if (a && b && *a != *b)
+        return false;
+    return true;
+  }
+};
+
+static BufferPlace getPlace(Value memref, ValueRange indices) {
+  BufferPlace place{memref, {}};
+  for (Value i : indices)
+    place.indices.push_back(getConstantIntValue(i));
+  return place;
+}
+
+/// What a cluster has done to its workgroup buffers since the last cluster
+/// barrier (or wait).
+struct ClusterState {
+  bool arrived = false;
+  DenseSet<Value> written;
+  SmallVector<BufferPlace> readRemotely;
+  void merge(const ClusterState &o) {
+    arrived |= o.arrived;
+    written.insert(o.written.begin(), o.written.end());
+    llvm::append_range(readRemotely, o.readRemotely);
+  }
+};
+} // namespace
+
+static LogicalResult checkClusterReads(Block &block, ClusterState &state,
                                        const PhasePlan &plan) {
   for (Operation &op : block.without_terminator()) {
     if (isa<ClusterBarrierOp, ClusterWaitOp>(op)) {
-      arrived = false;
-      written.clear();
+      state = ClusterState();
       continue;
     }
     if (isa<ClusterArriveOp>(op)) {
-      arrived = true;
+      state.arrived = true;
       continue;
     }
     if (auto load = dyn_cast<ClusterLoadOp>(op)) {
-      if (arrived || written.contains(load.getMemref()))
+      if (state.arrived || state.written.contains(load.getMemref()))
         return failure();
+      state.readRemotely.push_back(
+          getPlace(load.getMemref(), load.getIndices()));
       continue;
     }
     if (plan.loops.contains(&op)) {
+      // After the loop: its state before (no iteration) or after one or
+      // two iterations.
       Block &loopBody = *cast<scf::ForOp>(op).getBody();
-      for (int iteration = 0; iteration < 2; ++iteration)
-        if (failed(checkClusterReads(loopBody, arrived, written, plan)))
+      ClusterState after = state;
+      for (int iteration = 0; iteration < 2; ++iteration) {
+        if (failed(checkClusterReads(loopBody, after, plan)))
           return failure();
+        state.merge(after);
+      }
       continue;
     }
-    op.walk([&](Operation *inner) {
+    // A write to memory another block may still be reading is unordered
+    // too (the host runs every read of the phase first).
+    WalkResult result = op.walk([&](Operation *inner) {
+      std::optional<BufferPlace> dst;
       if (auto st = dyn_cast<memref::StoreOp>(inner))
-        written.insert(st.getMemref());
+        dst = getPlace(st.getMemref(), st.getIndices());
       else if (auto vs = dyn_cast<vector::StoreOp>(inner))
-        written.insert(vs.getBase());
+        dst = BufferPlace{vs.getBase(), {}};
+      if (!dst)
+        return WalkResult::advance();
+      if (llvm::any_of(state.readRemotely, [&](const BufferPlace &read) {
+            return read.overlaps(*dst);
+          }))
+        return WalkResult::interrupt();
+      state.written.insert(dst->memref);
+      return WalkResult::advance();
     });
+    if (result.wasInterrupted())
+      return failure();
   }
   return success();
 }
@@ -338,9 +405,8 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
   if (failed(plan.build(body, items)))
     return failure();
   {
-    bool arrived = false;
-    DenseSet<Value> written;
-    if (failed(checkClusterReads(body, arrived, written, plan)))
+    ClusterState state;
+    if (failed(checkClusterReads(body, state, plan)))
       return failure();
   }
   auto &phases = plan.phases;
@@ -624,8 +690,24 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
   // the first thread's slot; thread ids, and block ids within a cluster,
   // are refused.
   auto getLoopOperand = [&](Value v, const IRMapping &outer) -> Value {
-    if (Value slot = slots.lookup(v))
-      return memref::LoadOp::create(rewriter, loc, slot, ValueRange{zero});
+    if (Value slot = slots.lookup(v)) {
+      // Every thread of the cluster must have computed the same bound.
+      Value first = memref::LoadOp::create(rewriter, loc, slot, ValueRange{zero});
+      auto check = scf::ForOp::create(rewriter, loc, zero, cst(threads), one);
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(check.getBody());
+        Value mine = memref::LoadOp::create(rewriter, loc, slot,
+                                            ValueRange{check.getInductionVar()});
+        cf::AssertOp::create(
+            rewriter, loc,
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                  mine, first),
+            "memopt-launch-to-loops: the threads of a block or cluster "
+            "disagree on the bounds of a loop around barriers");
+      }
+      return first;
+    }
     if (!launch.getBody().isAncestor(v.getParentRegion()))
       return outer.lookupOrDefault(v);
     if (v == bids.x && cluster > 1)
@@ -654,6 +736,13 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
         if (!bounds.back())
           return failure();
       }
+      // A loop that runs no iteration would leave a phase boundary where
+      // the kernel has no barrier.
+      cf::AssertOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
+                                bounds[0], bounds[1]),
+          "memopt-launch-to-loops: a loop around barriers runs no iteration");
       auto forOp =
           scf::ForOp::create(rewriter, loc, bounds[0], bounds[1], bounds[2]);
       IRMapping inner = outer;
@@ -681,7 +770,8 @@ struct MemoptLaunchToLoopsPass final
         continue;
       launch.emitOpError("cannot run on the host: synchronization is nested "
                          "in control flow (other than a loop without results "
-                         "whose bounds no thread id decides), a shuffle is "
+                         "that begins and ends with a barrier, whose bounds "
+                         "no thread id decides), a shuffle is "
                          "not xor, or a value "
                          "crossing a barrier is not a scalar or vector; or "
                          "a cluster is not constant and whole, or another "

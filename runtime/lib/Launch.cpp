@@ -192,12 +192,16 @@ DevicePipeline::create(const CudaDriver &driver, const Manifest &manifest) {
       cfg.attrs = &attr;
       cfg.numAttrs = 1;
       int clusters = 0;
-      if ((s = driver.check(api.cuOccupancyMaxActiveClusters(&clusters, f,
-                                                              &cfg),
-                            "cuOccupancyMaxActiveClusters for kernel '" +
-                                st.kernel + "'"))
+      CUresult qrc = api.cuOccupancyMaxActiveClusters(&clusters, f, &cfg);
+      // Only a persistent launch depends on the answer; for others it is
+      // only reported.
+      if (st.persistent &&
+          (s = driver.check(qrc, "cuOccupancyMaxActiveClusters for kernel '" +
+                                     st.kernel + "'"))
               .failed())
         return s.error();
+      if (qrc != CUDA_SUCCESS)
+        continue;
       p->clustersThatFit[i] = clusters;
       uint64_t fit = uint64_t(std::max(clusters, 1)) * st.cluster[0];
       if (st.persistent && st.grid[1] == 1 && st.grid[2] == 1 &&

@@ -7,8 +7,9 @@
 // into dynamic shared memory with cp.async, the first row before the loop,
 // each next row after the current one is read back (a block barrier orders
 // the two); the blocks' totals alternate between two rows' buffers (parity
-// of the iteration), and one cluster barrier after the loop keeps every
-// block until the others' last reads.
+// of the iteration). Each row begins with a block barrier and ends with a
+// cluster barrier, the last of which keeps every block until the others'
+// last reads.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 #col = affine_map<(d0, d1) -> (d1)>
@@ -21,6 +22,7 @@
 // CHECK-NOT:     nvgpu.device_async_copy %arg1
 // CHECK:         nvgpu.device_async_create_group
 // CHECK:         scf.for %[[ROW:.*]] = %{{.*}} to %c4 step %{{.*}} {
+// CHECK-NEXT:      gpu.barrier
 // CHECK:           %[[PARITY:.*]] = arith.remui %{{.*}}, %c2
 // CHECK:           %[[DRAIN:.*]] = nvgpu.device_async_create_group
 // CHECK-NEXT:      nvgpu.device_async_wait %[[DRAIN]] {numGroups = 0 : i32}
@@ -36,7 +38,8 @@
 // initial value (it is the same buffer).
 // CHECK:           memopt.cluster_barrier
 // CHECK:           vector.store
-// CHECK:         memopt.cluster_barrier
+// CHECK:           memopt.cluster_barrier
+// CHECK-NEXT:    }
 // CHECK-NEXT:    gpu.terminator
 // CHECK-NEXT:  } {memopt.persistent}
 func.func @rms_long(%x: memref<4x69632xf32>, %g: memref<69632xf32>, %y: memref<4x69632xf32>) {

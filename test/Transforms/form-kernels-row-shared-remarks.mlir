@@ -36,8 +36,9 @@ func.func @broadcast_only(%g: memref<139264xf32>, %s: memref<4xf32>) {
 
 // -----
 
-// The rest of a block's slice (96 f32 per thread of 512, 192 KiB) does not
-// fit in its half of a multiprocessor's shared memory.
+// The rest of a block's slice (96 f32 per thread of 256, 96 KiB: blocks of
+// 256 keep the cluster within 8) does not fit in its quarter of a
+// multiprocessor's shared memory.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 func.func @slice_too_big(%x: memref<4x131072xf32>, %s: memref<4xf32>) {

@@ -141,8 +141,8 @@ func.func @partial_cluster(%o: memref<4xf32>) {
 // -----
 
 // A loop that reads another block's memory and then overwrites its own
-// without a cluster barrier: the next iteration's read is unordered after
-// the other block's write (the loop is checked as two iterations).
+// without a cluster barrier in between: the other block may still be
+// reading what it overwrites.
 func.func @cluster_load_loop_unordered(%o: memref<4xf32>, %v: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -155,10 +155,41 @@ func.func @cluster_load_loop_unordered(%o: memref<4xf32>, %v: f32) {
              workgroup(%w : memref<4xf32, #gpu.address_space<workgroup>>) {
     memopt.cluster_barrier
     scf.for %i = %c0 to %c4 step %c1 {
+      memopt.cluster_barrier
       %x = memopt.cluster_load %w[%tx] from %c1 : memref<4xf32, #gpu.address_space<workgroup>>
       memref.store %x, %o[%tx] : memref<4xf32>
       memref.store %v, %w[%tx] : memref<4xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
     }
+    memopt.cluster_barrier
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A store after the loop and a read before it with no barrier between
+// them when the loop runs no iteration: the state after a loop includes
+// the state before it.
+func.func @cluster_load_after_loop_unordered(%o: memref<4xf32>, %v: f32, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{'gpu.launch' op cannot run on the host}}
+  gpu.launch clusters(%cx, %cy, %cz) in (%csx = %c2, %csy = %c1, %csz = %c1)
+             blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1)
+             workgroup(%w : memref<4xf32, #gpu.address_space<workgroup>>) {
+    memref.store %v, %w[%tx] : memref<4xf32, #gpu.address_space<workgroup>>
+    scf.for %i = %c0 to %n step %c1 {
+      memopt.cluster_barrier
+      memref.store %v, %o[%tx] : memref<4xf32>
+      memopt.cluster_barrier
+    }
+    %x = memopt.cluster_load %w[%tx] from %c1 : memref<4xf32, #gpu.address_space<workgroup>>
+    memref.store %x, %o[%tx] : memref<4xf32>
     memopt.cluster_barrier
     gpu.terminator
   }

@@ -4,7 +4,7 @@
 func.func @barrier_in_if(%a: memref<64xf32>, %c: i1) {
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
-  // expected-error @+1 {{'gpu.launch' op cannot run on the host: synchronization is nested in control flow (other than a loop without results whose bounds no thread id decides), a shuffle is not xor, or a value crossing a barrier is not a scalar or vector}}
+  // expected-error @+1 {{'gpu.launch' op cannot run on the host: synchronization is nested in control flow (other than a loop without results that begins and ends with a barrier, whose bounds no thread id decides), a shuffle is not xor, or a value crossing a barrier is not a scalar or vector}}
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
     scf.if %c {
       gpu.barrier
@@ -117,6 +117,28 @@ func.func @barrier_loop_in_if(%a: memref<64xf32>, %c: i1) {
       scf.for %i = %c0 to %c4 step %c1 {
         gpu.barrier
       }
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A loop around a barrier that does not begin with one: the host would end
+// a phase between iterations where the kernel does not synchronize.
+func.func @barrier_loop_not_at_barrier(%a: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  // expected-error @+1 {{'gpu.launch' op cannot run on the host}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1)
+             workgroup(%w : memref<64xf32, #gpu.address_space<workgroup>>) {
+    scf.for %i = %c0 to %c4 step %c1 {
+      %v = memref.load %a[%tx] : memref<64xf32>
+      memref.store %v, %w[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
     }
     gpu.terminator
   }

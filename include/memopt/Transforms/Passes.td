@@ -271,7 +271,8 @@ def MemoptLaunchToLoopsPass
     can be compared against the original function. A kernel that needs
     lock-step execution is reported with an error.
   }];
-  let dependentDialects = ["scf::SCFDialect", "arith::ArithDialect"];
+  let dependentDialects = ["scf::SCFDialect", "arith::ArithDialect",
+                           "cf::ControlFlowDialect"];
 }
 
 def MemoptLowerClusterOpsPass : Pass<"memopt-lower-cluster-ops"> {

@@ -1694,13 +1694,16 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
     // clusters of 16 (bench/results/2026-11-30-run10-*/r4).
     int64_t half = llvm::alignTo(blockThreads / 2, target.warpSize);
     if (half < blockThreads &&
-        llvm::divideCeil(chunksPerRow, (maxChunks + extra) * half) <=
-            kPortableClusterSize)
+        (int64_t)llvm::divideCeil(chunksPerRow, (maxChunks + extra) * half) <=
+            std::min<int64_t>(kPortableClusterSize,
+                              (int64_t)target.maxClusterSize))
       blockThreads = half;
     int64_t smaller = llvm::divideCeil(chunksPerRow,
                                        (maxChunks + extra) * blockThreads);
-    // Worth it when fewer threads then hold a row.
-    if (smaller * blockThreads < clusterSize * threads) {
+    // Worth it when fewer threads then hold a row (in a cluster the target
+    // allows).
+    if (smaller * blockThreads < clusterSize * threads &&
+        smaller <= (int64_t)target.maxClusterSize) {
       int64_t total =
           llvm::divideCeil(chunksPerRow, smaller * blockThreads);
       int64_t t = std::clamp<int64_t>(
@@ -1854,6 +1857,9 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
                     tid, vec);
     auto rowLoop = scf::ForOp::create(b, loc, first, cIdx(b, loc, rows), step);
     b.setInsertionPoint(rowLoop.getBody()->getTerminator());
+    // Rows begin and end at a barrier (the host emulation splits phases
+    // there; the block's shared memory changes hands between rows).
+    gpu::BarrierOp::create(b, loc);
     row = rowLoop.getInductionVar();
     Value iteration = arith::DivUIOp::create(
         b, loc, arith::SubIOp::create(b, loc, row, first), step);
@@ -2065,9 +2071,9 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
   if (sharedChunks > 0 && rowResults)
     sharedPass(nullptr);
   if (persistent) {
-    b.setInsertionPoint(launch.getBody().front().getTerminator());
-    if (clusterReads)
-      ClusterBarrierOp::create(b, loc);
+    // The last row's barrier also keeps every block until the others'
+    // last reads of its totals.
+    ClusterBarrierOp::create(b, loc);
   } else if (clusterReads && !overwrites) {
     ClusterWaitOp::create(b, loc);
   }

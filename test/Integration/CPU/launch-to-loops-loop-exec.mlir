@@ -1,7 +1,8 @@
 // Execution check of the host emulation of a loop with cluster barriers
-// inside (a persistent kernel's row loop): one cluster of 2 blocks of 2
-// threads walks 3 iterations (bounds computed in the kernel from cluster
-// ids, read between phases); each iteration every thread publishes
+// inside (a persistent kernel's row loop, which begins and ends with a
+// barrier): one cluster of 2 blocks of 2 threads walks 3 iterations (bounds
+// computed in the kernel from cluster ids, read between phases and checked
+// equal in every thread); each iteration every thread publishes
 // 10 * iteration + 100 * rank + thread in its block's shared memory, and
 // after a cluster barrier reads the other block's slot and writes it at
 // [iteration * 4 + block * 2 + thread]. A value computed before the loop
@@ -44,6 +45,7 @@ func.func @main() {
     %next0 = arith.addi %rank, %c1 : index
     %next = arith.remui %next0, %n : index
     scf.for %it = %cid to %c3 step %step {
+      memopt.cluster_barrier
       %i10 = arith.muli %it, %c10 : index
       %v = arith.addi %own, %i10 : index
       %vi = arith.index_cast %v : index to i32
