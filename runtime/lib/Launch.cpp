@@ -26,6 +26,30 @@ static std::string dim3String(const std::array<unsigned, 3> &d) {
          std::to_string(d[2]) + "]";
 }
 
+/// cuLaunchKernelEx's configuration of cluster launch `st` over `grid` on
+/// the default stream; `attr` (the cluster shape) must outlive it.
+static CUlaunchConfig getClusterLaunch(const Step &st,
+                                       const std::array<unsigned, 3> &grid,
+                                       CUlaunchAttribute &attr) {
+  attr = CUlaunchAttribute{};
+  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attr.value.clusterDim.x = st.cluster[0];
+  attr.value.clusterDim.y = st.cluster[1];
+  attr.value.clusterDim.z = st.cluster[2];
+  CUlaunchConfig cfg{};
+  cfg.gridDimX = grid[0];
+  cfg.gridDimY = grid[1];
+  cfg.gridDimZ = grid[2];
+  cfg.blockDimX = st.block[0];
+  cfg.blockDimY = st.block[1];
+  cfg.blockDimZ = st.block[2];
+  cfg.sharedMemBytes = st.sharedBytes;
+  cfg.hStream = nullptr;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  return cfg;
+}
+
 static std::string hex(uint64_t v) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
@@ -176,21 +200,8 @@ DevicePipeline::create(const CudaDriver &driver, const Manifest &manifest) {
     // ends. (Other cluster launches only report the number.)
     bool clustered = st.cluster != std::array<unsigned, 3>{1, 1, 1};
     if (clustered && api.cuOccupancyMaxActiveClusters) {
-      CUlaunchAttribute attr{};
-      attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-      attr.value.clusterDim.x = st.cluster[0];
-      attr.value.clusterDim.y = st.cluster[1];
-      attr.value.clusterDim.z = st.cluster[2];
-      CUlaunchConfig cfg{};
-      cfg.gridDimX = st.grid[0];
-      cfg.gridDimY = st.grid[1];
-      cfg.gridDimZ = st.grid[2];
-      cfg.blockDimX = st.block[0];
-      cfg.blockDimY = st.block[1];
-      cfg.blockDimZ = st.block[2];
-      cfg.sharedMemBytes = st.sharedBytes;
-      cfg.attrs = &attr;
-      cfg.numAttrs = 1;
+      CUlaunchAttribute attr;
+      CUlaunchConfig cfg = getClusterLaunch(st, st.grid, attr);
       int clusters = 0;
       CUresult qrc = api.cuOccupancyMaxActiveClusters(&clusters, f, &cfg);
       // Only a persistent launch depends on the answer; for others it is
@@ -415,22 +426,8 @@ Status DevicePipeline::launch(size_t stepIndex) {
                        m.pipeline + " schedule[" + std::to_string(stepIndex) +
                            "]: thread-block clusters need cuLaunchKernelEx "
                            "(CUDA 12 driver or newer)");
-    CUlaunchAttribute attr{};
-    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    attr.value.clusterDim.x = st.cluster[0];
-    attr.value.clusterDim.y = st.cluster[1];
-    attr.value.clusterDim.z = st.cluster[2];
-    CUlaunchConfig cfg{};
-    cfg.gridDimX = grids[stepIndex][0];
-    cfg.gridDimY = grids[stepIndex][1];
-    cfg.gridDimZ = grids[stepIndex][2];
-    cfg.blockDimX = st.block[0];
-    cfg.blockDimY = st.block[1];
-    cfg.blockDimZ = st.block[2];
-    cfg.sharedMemBytes = st.sharedBytes;
-    cfg.hStream = nullptr;
-    cfg.attrs = &attr;
-    cfg.numAttrs = 1;
+    CUlaunchAttribute attr;
+    CUlaunchConfig cfg = getClusterLaunch(st, grids[stepIndex], attr);
     rc = api.cuLaunchKernelEx(&cfg, functions[stepIndex],
                               params.empty() ? nullptr : params.data(),
                               nullptr);

@@ -1115,6 +1115,62 @@ static bool overwritesItsInput(const Group &group) {
   });
 }
 
+/// The elementwise ops of a row group so far, each with the row scalars as
+/// they were at its position.
+using VectorOpList =
+    SmallVector<std::pair<const GroupOp *, DenseMap<Value, Value>>>;
+
+/// One pass over `count` chunks per thread, one at a time: `setChunk(iv)`
+/// points the state at the chunk, the elementwise ops are replayed for it,
+/// then reduction `reduce` accumulates (the pass returns the thread
+/// partial) or the row-shaped results are stored. Values of the pass stay
+/// inside its loop.
+static Value emitChunkPass(OpBuilder &b, EmitState &st, const Group &group,
+                           const VectorOpList &vectorOps,
+                           const GroupOp *reduce, int64_t count,
+                           function_ref<void(Value)> setChunk) {
+  Location loc = st.loc;
+  SmallVector<Value> inits;
+  if (reduce)
+    inits.push_back(arith::getIdentityValue(
+        reduce->kind,
+        reduce->op.getBody()->getArgument(reduce->op.getNumDpsInputs())
+            .getType(),
+        b, loc));
+  auto forOp = scf::ForOp::create(b, loc, cIdx(b, loc, 0),
+                                  cIdx(b, loc, count), cIdx(b, loc, 1), inits);
+  OpBuilder::InsertionGuard guard(b);
+  // Without results the loop already ends in its yield.
+  if (reduce)
+    b.setInsertionPointToStart(forOp.getBody());
+  else
+    b.setInsertionPoint(forOp.getBody()->getTerminator());
+  setChunk(forOp.getInductionVar());
+  DenseMap<Value, Value> current = st.scalarValues;
+  for (auto &[g, scalars] : vectorOps) {
+    st.scalarValues = scalars;
+    Value unused;
+    emitOp(b, st, *g, 1, unused);
+  }
+  st.scalarValues = std::move(current);
+  Value result;
+  if (reduce) {
+    Value partial;
+    emitOp(b, st, *reduce, 1, partial);
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{arith::getReductionOp(reduce->kind, b, loc,
+                                         forOp.getRegionIterArgs()[0],
+                                         partial)});
+    result = forOp.getResult(0);
+  } else {
+    storeResults(b, st, group, 1, Value(), StoreKind::RowVectors);
+  }
+  st.vecValues.clear();
+  st.loadCache.clear();
+  return result;
+}
+
 /// Rows too long for registers: one CTA per row walks the row in tiles of
 /// one `vec`-element chunk per thread, once per reduction (recomputing the
 /// elementwise ops the reduction needs from the inputs) and once more for
@@ -1158,65 +1214,31 @@ emitStreamedRowKernel(RewriterBase &b, Group &group,
 
   // The elementwise ops so far, each with the row scalars as they were at
   // its position (buffers are reused: softmax's maximum and sum share one).
-  SmallVector<std::pair<const GroupOp *, DenseMap<Value, Value>>> vectorOps;
+  VectorOpList vectorOps;
   unsigned passes = 0;
   // One pass over the row's tiles: the elementwise ops so far, then either
   // reduction `reduce` (returns the thread partial) or the stores of the
   // row-shaped results.
   auto emitPass = [&](const GroupOp *reduce) -> Value {
-    SmallVector<Value> inits;
-    if (reduce)
-      inits.push_back(arith::getIdentityValue(
-          reduce->kind,
-          reduce->op.getBody()->getArgument(reduce->op.getNumDpsInputs())
-              .getType(),
-          b, loc));
-    auto forOp = scf::ForOp::create(b, loc, cIdx(b, loc, 0),
-                                    cIdx(b, loc, tiles), cIdx(b, loc, 1),
-                                    inits);
-    OpBuilder::InsertionGuard guard(b);
-    // Without results the loop already ends in its yield.
-    if (reduce)
-      b.setInsertionPointToStart(forOp.getBody());
-    else
-      b.setInsertionPoint(forOp.getBody()->getTerminator());
-    Value t = forOp.getInductionVar();
-    // Every other pass walks the row backwards: it starts with the tiles
-    // the previous pass read last, the likeliest to be still in L2.
-    if (passes++ % 2 == 1)
-      t = arith::SubIOp::create(b, loc, cIdx(b, loc, tiles - 1), t);
-    Value chunk = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, t, cIdx(b, loc, threads)), tid);
-    st.chunkBase = {arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec))};
-    st.chunkValid = {tiles * threads == chunksPerRow
-                         ? Value()
-                         : arith::CmpIOp::create(b, loc,
-                                                 arith::CmpIPredicate::ult,
-                                                 chunk,
-                                                 cIdx(b, loc, chunksPerRow))
-                               .getResult()};
-    DenseMap<Value, Value> current = st.scalarValues;
-    for (auto &[g, scalars] : vectorOps) {
-      st.scalarValues = scalars;
-      Value unused;
-      emitOp(b, st, *g, 1, unused);
-    }
-    st.scalarValues = std::move(current);
-    SmallVector<Value> yields;
-    if (reduce) {
-      Value partial;
-      emitOp(b, st, *reduce, 1, partial);
-      yields.push_back(arith::getReductionOp(
-          reduce->kind, b, loc, forOp.getRegionIterArgs()[0], partial));
-    } else {
-      storeResults(b, st, group, 1, Value(), StoreKind::RowVectors);
-    }
-    if (reduce)
-      scf::YieldOp::create(b, loc, yields);
-    // Values of this pass stay inside its loop.
-    st.vecValues.clear();
-    st.loadCache.clear();
-    return reduce ? forOp.getResult(0) : Value();
+    bool backwards = passes++ % 2 == 1;
+    return emitChunkPass(b, st, group, vectorOps, reduce, tiles, [&](Value t) {
+      // Every other pass walks the row backwards: it starts with the tiles
+      // the previous pass read last, the likeliest to be still in L2.
+      if (backwards)
+        t = arith::SubIOp::create(b, loc, cIdx(b, loc, tiles - 1), t);
+      Value chunk = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, t, cIdx(b, loc, threads)),
+          tid);
+      st.chunkBase = {
+          arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec))};
+      st.chunkValid = {tiles * threads == chunksPerRow
+                           ? Value()
+                           : arith::CmpIOp::create(b, loc,
+                                                   arith::CmpIPredicate::ult,
+                                                   chunk,
+                                                   cIdx(b, loc, chunksPerRow))
+                                 .getResult()};
+    });
   };
   unsigned slot = 0;
   for (const GroupOp &g : group.ops) {
@@ -1570,6 +1592,15 @@ selectStagedInputs(const Group &group, const KernelTargetInfo &target,
   return staged;
 }
 
+/// Waits until every asynchronous copy this thread issued has landed (an
+/// empty group committed, then a wait for no group left in flight).
+static void waitForOwnCopies(OpBuilder &b, Location loc) {
+  auto drain = nvgpu::DeviceAsyncCreateGroupOp::create(
+      b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), ValueRange{});
+  nvgpu::DeviceAsyncWaitOp::create(b, loc, drain.getAsyncToken(),
+                                   b.getI32IntegerAttr(0));
+}
+
 /// Copies this thread's chunks of row `row` of every staged input into its
 /// staging buffer (cp.async, zero-filled past nothing: chunks past the row
 /// read the row's first chunk, as direct loads do) and commits them as one
@@ -1867,11 +1898,7 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
         arith::RemUIOp::create(b, loc, iteration, cIdx(b, loc, 2));
     // This row's slice is in shared memory once this thread's copies are
     // done (each thread reads back only what it copied).
-    auto drain = nvgpu::DeviceAsyncCreateGroupOp::create(
-        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()),
-        ValueRange{});
-    nvgpu::DeviceAsyncWaitOp::create(b, loc, drain.getAsyncToken(),
-                                     b.getI32IntegerAttr(0));
+    waitForOwnCopies(b, loc);
     initRowState(b, st, launch, group, vec, row);
     for (StagedInput &in : staged) {
       SmallVector<Value> lanes;
@@ -1932,8 +1959,7 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
     emitRowPrefetch(b, loc, group, sliceStaged, sharedBase, sharedValid, row,
                     tid, vec);
   }
-  // The elementwise ops so far, each with the row scalars at its position.
-  SmallVector<std::pair<const GroupOp *, DenseMap<Value, Value>>> vectorOps;
+  VectorOpList vectorOps;
   bool copiesDone = false;
   // One pass over the chunks in shared memory: the elementwise ops so far,
   // then reduction `reduce` (returns the thread partial) or the stores of
@@ -1941,73 +1967,35 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
   auto sharedPass = [&](const GroupOp *reduce) -> Value {
     if (!copiesDone) {
       // Each thread reads back only what it copied.
-      auto drain = nvgpu::DeviceAsyncCreateGroupOp::create(
-          b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()),
-          ValueRange{});
-      nvgpu::DeviceAsyncWaitOp::create(b, loc, drain.getAsyncToken(),
-                                       b.getI32IntegerAttr(0));
+      waitForOwnCopies(b, loc);
       copiesDone = true;
     }
-    SmallVector<Value> inits;
-    if (reduce)
-      inits.push_back(arith::getIdentityValue(
-          reduce->kind,
-          reduce->op.getBody()->getArgument(reduce->op.getNumDpsInputs())
-              .getType(),
-          b, loc));
-    auto forOp = scf::ForOp::create(b, loc, cIdx(b, loc, 0),
-                                    cIdx(b, loc, sharedChunks),
-                                    cIdx(b, loc, 1), inits);
-    OpBuilder::InsertionGuard guard(b);
-    if (reduce)
-      b.setInsertionPointToStart(forOp.getBody());
-    else
-      b.setInsertionPoint(forOp.getBody()->getTerminator());
-    Value j = forOp.getInductionVar();
-    Value chunk = arith::AddIOp::create(
-        b, loc, sliceStart,
-        arith::AddIOp::create(
-            b, loc,
-            arith::MulIOp::create(
-                b, loc,
-                arith::AddIOp::create(b, loc, j, cIdx(b, loc, numChunks)),
-                cIdx(b, loc, threads)),
-            tid));
-    SmallVector<Value> savedBase = std::exchange(
-        st.chunkBase,
-        {arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec)).getResult()});
-    SmallVector<Value> savedValid = std::exchange(
-        st.chunkValid,
-        {mayPassRow ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                            chunk, cIdx(b, loc, chunksPerRow))
-                          .getResult()
-                    : Value()});
+    // The register chunks' state stays for after the pass.
+    SmallVector<Value> savedBase = st.chunkBase, savedValid = st.chunkValid;
     auto savedVec = std::move(st.vecValues);
     auto savedCache = std::move(st.loadCache);
-    st.vecValues.clear();
-    st.loadCache.clear();
-    st.stagedChunk = j;
-    st.stagedTid = tid;
-    DenseMap<Value, Value> current = st.scalarValues;
-    for (auto &[op, scalars] : vectorOps) {
-      st.scalarValues = scalars;
-      Value unused;
-      emitOp(b, st, *op, 1, unused);
-    }
-    st.scalarValues = std::move(current);
-    Value result;
-    if (reduce) {
-      Value partial;
-      emitOp(b, st, *reduce, 1, partial);
-      scf::YieldOp::create(
-          b, loc,
-          ValueRange{arith::getReductionOp(reduce->kind, b, loc,
-                                           forOp.getRegionIterArgs()[0],
-                                           partial)});
-      result = forOp.getResult(0);
-    } else {
-      storeResults(b, st, group, 1, Value(), StoreKind::RowVectors);
-    }
+    Value result = emitChunkPass(
+        b, st, group, vectorOps, reduce, sharedChunks, [&](Value j) {
+          Value chunk = arith::AddIOp::create(
+              b, loc, sliceStart,
+              arith::AddIOp::create(
+                  b, loc,
+                  arith::MulIOp::create(
+                      b, loc,
+                      arith::AddIOp::create(b, loc, j,
+                                            cIdx(b, loc, numChunks)),
+                      cIdx(b, loc, threads)),
+                  tid));
+          st.chunkBase = {
+              arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec))};
+          st.chunkValid = {mayPassRow ? arith::CmpIOp::create(
+                                            b, loc, arith::CmpIPredicate::ult,
+                                            chunk, cIdx(b, loc, chunksPerRow))
+                                            .getResult()
+                                      : Value()};
+          st.stagedChunk = j;
+          st.stagedTid = tid;
+        });
     st.chunkBase = std::move(savedBase);
     st.chunkValid = std::move(savedValid);
     st.vecValues = std::move(savedVec);
