@@ -16,7 +16,9 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::memopt {
 #define GEN_PASS_DEF_MEMOPTLOWERGPUMATHPASS
@@ -83,6 +85,61 @@ static bool isApproximated(StringRef name) {
                             name);
 }
 
+/// Divisions by one f32 divisor, by several divisions or from inside a loop
+/// its definition is outside of, become multiplications by its reciprocal,
+/// computed once before the first of them.
+static void shareReciprocals(Operation *root) {
+  llvm::MapVector<Value, SmallVector<arith::DivFOp>> byDivisor;
+  root->walk([&](arith::DivFOp div) {
+    if (div.getType().isF32())
+      byDivisor[div.getRhs()].push_back(div);
+  });
+  for (auto &[divisor, divs] : byDivisor) {
+    // Whether `div` runs in a loop that the divisor is defined outside of.
+    Operation *home = divisor.getParentRegion()->getParentOp();
+    auto inLoopAboveDivisor = [&](arith::DivFOp div) {
+      for (Operation *op = div->getParentOp(); op && op != home;
+           op = op->getParentOp())
+        if (isa<LoopLikeOpInterface>(op))
+          return true;
+      return false;
+    };
+    if (divs.size() < 2 && !inLoopAboveDivisor(divs.front()))
+      continue;
+    // Right before the first division (or the op holding it) in the
+    // divisor's block, where every division is in that block; otherwise
+    // right after the divisor's definition.
+    OpBuilder b(root->getContext());
+    Block *block = divisor.getParentBlock();
+    Operation *first = nullptr;
+    for (arith::DivFOp div : divs) {
+      Operation *at = block->findAncestorOpInBlock(*div);
+      if (!at) {
+        first = nullptr;
+        break;
+      }
+      if (!first || at->isBeforeInBlock(first))
+        first = at;
+    }
+    if (first)
+      b.setInsertionPoint(first);
+    else if (Operation *def = divisor.getDefiningOp())
+      b.setInsertionPointAfter(def);
+    else
+      b.setInsertionPointToStart(block);
+    Location loc = divisor.getLoc();
+    Value one = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1.0f));
+    Value recip = arith::DivFOp::create(b, loc, one, divisor);
+    for (arith::DivFOp div : divs) {
+      OpBuilder at(div);
+      Value r = arith::MulFOp::create(at, div.getLoc(), div.getLhs(), recip,
+                                      div.getFastmathAttr());
+      div.replaceAllUsesWith(r);
+      div.erase();
+    }
+  }
+}
+
 namespace {
 struct MemoptLowerGpuMathPass final
     : memopt::impl::MemoptLowerGpuMathPassBase<MemoptLowerGpuMathPass> {
@@ -114,6 +171,7 @@ struct MemoptLowerGpuMathPass final
       getOperation()->emitError("math lowering did not converge");
       return signalPassFailure();
     }
+    shareReciprocals(getOperation());
     WalkResult left = getOperation()->walk([&](Operation *op) {
       if (op->getDialect() && op->getDialect()->getNamespace() == "math") {
         op->emitOpError("has no libdevice-free lowering for the GPU");

@@ -1,4 +1,4 @@
-// RUN: memopt-opt %s --pass-pipeline="builtin.module(func.func(memopt-form-kernels{strategy=fused}, canonicalize, cse))" | FileCheck %s
+// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(memopt-form-kernels{strategy=fused}, canonicalize, cse))" | FileCheck %s
 
 // By default a block of a row cluster holds 32 elements per thread in
 // registers and 32 more in shared memory: rows of 65536 f32 take clusters
@@ -57,5 +57,99 @@ func.func @rms_long(%x: memref<4x65536xf32>, %g: memref<65536xf32>, %y: memref<4
     linalg.yield %u : f32
   }
   memref.dealloc %ssq : memref<4xf32>
+  return
+}
+
+// -----
+
+// Softmax with part of each block's slice in shared memory takes the online
+// form too: the shared chunks join the block's maximum (first loop) and the
+// sum of exp values from it (second loop); the blocks exchange (maximum,
+// sum) once; the register exp values are scaled by exp(m_b - M) and the
+// output pass over the shared chunks takes its exp values from the row's
+// maximum M directly.
+// CHECK-LABEL: func.func @softmax_shared
+// CHECK:         gpu.launch clusters({{.*}}) in ({{.*}} = %c4, {{.*}}) blocks({{.*}}) in ({{.*}} = %c8, {{.*}}) threads({{.*}}) in ({{.*}} = %c256, {{.*}}) dynamic_shared_memory_size %c32768_i32 workgroup({{.*}}, %[[TOT:.*]] : memref<2xf32, #gpu.address_space<workgroup>>)
+// CHECK:         %[[VIEW:.*]] = memref.view
+// CHECK-COUNT-8: nvgpu.device_async_copy %arg0
+// CHECK:         nvgpu.device_async_wait
+// CHECK-NEXT:    scf.for
+// CHECK:           arith.maxnumf
+// CHECK:         gpu.barrier
+// CHECK:         %[[ISINF:.+]] = arith.cmpf oeq, %[[LMAX:.+]], %cst
+// CHECK:         %[[LOCAL:.+]] = arith.select %[[ISINF]], %{{.+}}, %[[LMAX]] : f32
+// CHECK-COUNT-32: math.exp
+// CHECK:         scf.for
+// CHECK:           vector.load %[[VIEW]]
+// CHECK:           arith.subf %{{.+}}, %[[LOCAL]] : f32
+// CHECK:           math.exp
+// CHECK:         gpu.barrier
+// CHECK:         memref.store %[[LMAX]], %[[TOT]][%c0]
+// CHECK:         memref.store %{{.+}}, %[[TOT]][%c1]
+// CHECK:         memopt.cluster_barrier
+// CHECK-NOT:     memopt.cluster_barrier
+// CHECK-COUNT-8: memopt.cluster_load %[[TOT]]
+// CHECK-NOT:     memopt.cluster_load
+// CHECK:         arith.maxnumf
+// CHECK:         arith.maxnumf
+// CHECK:         %[[M:.+]] = arith.maxnumf
+// CHECK-NEXT:    arith.subf %{{.+}}, %[[M]] : f32
+// CHECK:         %[[D:.+]] = arith.subf %[[LMAX]], %[[M]] : f32
+// CHECK:         %[[E:.+]] = math.exp %[[D]] : f32
+// CHECK:         %[[SCALE:.+]] = arith.select %[[ISINF]], %{{.+}}, %[[E]] : f32
+// CHECK-COUNT-32: arith.mulf %{{.+}}, %[[SCALE]] : f32
+// CHECK:         memopt.cluster_arrive
+// CHECK-COUNT-8: vector.store
+// CHECK:         scf.for
+// CHECK:           vector.load %[[VIEW]]
+// CHECK:           arith.subf %{{.+}}, %[[M]] : f32
+// CHECK:           math.exp
+// CHECK:           arith.divf
+// CHECK:           vector.store %{{.+}}, %arg1{{.*}}vector<4xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    memopt.cluster_wait
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#sc = affine_map<(d0) -> ()>
+#id1 = affine_map<(d0) -> (d0)>
+func.func @softmax_shared(%x: memref<2x65536xf32>, %y: memref<2x65536xf32>) {
+  %ninf = arith.constant 0xFFC00000 : f32
+  %zero = arith.constant 0.0 : f32
+  %s = memref.alloc() : memref<2xf32>
+  linalg.generic {indexing_maps = [#sc, #id1], iterator_types = ["parallel"]}
+      ins(%ninf : f32) outs(%s : memref<2xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<2x65536xf32>) outs(%s : memref<2xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maxnumf %in, %acc : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : memref<2x65536xf32>, memref<2xf32>) outs(%y : memref<2x65536xf32>) {
+  ^bb0(%in: f32, %mx: f32, %out: f32):
+    %d = arith.subf %in, %mx : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [#sc, #id1], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%s : memref<2xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%y : memref<2x65536xf32>) outs(%s : memref<2xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%y, %s : memref<2x65536xf32>, memref<2xf32>) outs(%y : memref<2x65536xf32>) {
+  ^bb0(%in: f32, %sm: f32, %out: f32):
+    %q = arith.divf %in, %sm : f32
+    linalg.yield %q : f32
+  }
   return
 }

@@ -297,3 +297,76 @@ func.func @other_ops_untouched(%x: f32, %y: f32) -> f32 {
   %m = arith.maximumf %a, %y : f32
   return %m : f32
 }
+
+// -----
+
+// Divisions sharing an f32 divisor become one reciprocal (computed right
+// before the first of them) and multiplications.
+// CHECK-LABEL: func.func @shared_divisor
+// CHECK-SAME:    (%[[A:[a-z0-9_]+]]: f32, %[[B:[a-z0-9_]+]]: f32, %[[S:[a-z0-9_]+]]: f32)
+// CHECK:         %[[T:.+]] = arith.addf %[[S]], %[[S]] : f32
+// CHECK-NEXT:    %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:    %[[R:.+]] = arith.divf %[[ONE]], %[[T]] : f32
+// CHECK-NEXT:    %[[X:.+]] = arith.mulf %[[A]], %[[R]] : f32
+// CHECK-NEXT:    %[[Y:.+]] = arith.mulf %[[B]], %[[R]] : f32
+// CHECK-NOT:     arith.divf
+// CHECK:         return %[[X]], %[[Y]] : f32, f32
+func.func @shared_divisor(%a: f32, %b: f32, %s: f32) -> (f32, f32) {
+  %t = arith.addf %s, %s : f32
+  %x = arith.divf %a, %t : f32
+  %y = arith.divf %b, %t : f32
+  return %x, %y : f32, f32
+}
+
+// -----
+
+// One division in a loop by a divisor from outside it: the reciprocal is
+// taken once, before the loop.
+// CHECK-LABEL: func.func @divisor_outside_loop
+// CHECK-SAME:    (%[[M:[a-z0-9_]+]]: memref<8xf32>, %[[S:[a-z0-9_]+]]: f32)
+// CHECK:         %[[R:.+]] = arith.divf %{{.+}}, %[[S]] : f32
+// CHECK-NEXT:    scf.for
+// CHECK:           %[[V:.+]] = memref.load
+// CHECK-NEXT:      %[[Q:.+]] = arith.mulf %[[V]], %[[R]] : f32
+// CHECK-NEXT:      memref.store %[[Q]]
+// CHECK-NOT:     arith.divf
+func.func @divisor_outside_loop(%m: memref<8xf32>, %s: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.for %i = %c0 to %c8 step %c1 {
+    %v = memref.load %m[%i] : memref<8xf32>
+    %q = arith.divf %v, %s : f32
+    memref.store %q, %m[%i] : memref<8xf32>
+  }
+  return
+}
+
+// -----
+
+// Left alone: a single division outside any loop, one whose divisor is
+// defined in the same loop body, and f16 divisions (PTX divides f16 as f32
+// anyway).
+// CHECK-LABEL: func.func @divisions_kept
+// CHECK:         arith.divf %{{.+}}, %{{.+}} : f32
+// CHECK:         scf.for
+// CHECK:           arith.addf
+// CHECK-NEXT:      arith.divf %{{.+}}, %{{.+}} : f32
+// CHECK:         arith.divf %{{.+}}, %{{.+}} : f16
+// CHECK-NEXT:    arith.divf %{{.+}}, %{{.+}} : f16
+// CHECK-NOT:     arith.mulf
+func.func @divisions_kept(%m: memref<8xf32>, %a: f32, %s: f32, %h: f16, %g: f16, %k: f16) -> (f32, f16, f16) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %x = arith.divf %a, %s : f32
+  scf.for %i = %c0 to %c8 step %c1 {
+    %v = memref.load %m[%i] : memref<8xf32>
+    %d = arith.addf %v, %s : f32
+    %q = arith.divf %v, %d : f32
+    memref.store %q, %m[%i] : memref<8xf32>
+  }
+  %y = arith.divf %h, %k : f16
+  %z = arith.divf %g, %k : f16
+  return %x, %y, %z : f32, f16, f16
+}

@@ -1397,12 +1397,18 @@ static std::optional<OnlineSoftmax> matchOnlineSoftmax(const Group &group,
 /// Emits online softmax `online` whose maximum is reduction `i` of `group`
 /// (already emitted up to its thread partial `partial`) through the sum,
 /// exchanging the block's maximum and sum in slots `slot` and `slot + 1`.
+/// A slice partly in shared memory passes `sharedPass` (one pass over its
+/// chunks there, returning the thread partial of a reduction) and the
+/// elementwise ops those passes replay (`vectorOps`): the exp values there
+/// are recomputed by later passes, from the row's maximum.
 static void emitOnlineSoftmax(OpBuilder &b, EmitState &st, const Group &group,
                               size_t i, const OnlineSoftmax &online,
                               Value partial, unsigned numChunks,
                               unsigned threads, const KernelTargetInfo &target,
                               Value tid, Value smem, const RowCluster &cluster,
-                              unsigned slot) {
+                              unsigned slot, VectorOpList *vectorOps = nullptr,
+                              function_ref<Value(const GroupOp *)> sharedPass =
+                                  nullptr) {
   Location loc = st.loc;
   const GroupOp &g = group.ops[i];
   int64_t clusterSize = cluster.size;
@@ -1423,8 +1429,11 @@ static void emitOnlineSoftmax(OpBuilder &b, EmitState &st, const Group &group,
   st.scalarValues[maxRoot] =
       arith::SelectOp::create(b, loc, isNegInf(localMax), zero, localMax);
   bool maxOverwritten = false;
+  size_t firstReplayed = vectorOps ? vectorOps->size() : 0;
   for (size_t k = i + 1; k < online.sum; ++k) {
     Value unused;
+    if (vectorOps && group.ops[k].role == RowRole::Vector)
+      vectorOps->push_back({&group.ops[k], st.scalarValues});
     emitOp(b, st, group.ops[k], numChunks, unused);
     for (OpOperand &out : group.ops[k].op.getDpsInitsMutable())
       maxOverwritten |= getRootBuffer(out.get()) == maxRoot;
@@ -1432,6 +1441,9 @@ static void emitOnlineSoftmax(OpBuilder &b, EmitState &st, const Group &group,
   const GroupOp &sum = group.ops[online.sum];
   Value sumPartial;
   emitOp(b, st, sum, numChunks, sumPartial);
+  if (sharedPass)
+    sumPartial = arith::getReductionOp(sum.kind, b, loc, sumPartial,
+                                       sharedPass(&sum));
   Value localSum = blockReduce(b, loc, sumPartial, sum.kind, threads,
                                target.warpSize, tid, smem, slot + 1);
   SmallVector<SmallVector<Value>> all = exchangeTotals(
@@ -1458,6 +1470,13 @@ static void emitOnlineSoftmax(OpBuilder &b, EmitState &st, const Group &group,
       getRootBuffer(group.ops[online.exp].op.getDpsInitsMutable()[0].get());
   for (Value &lane : st.vecValues[expRoot])
     lane = arith::MulFOp::create(b, loc, lane, scale);
+  // Later passes over the chunks in shared memory take the exp values from
+  // the row's maximum directly (exp(v - M) = exp(v - m) * exp(m - M); a row
+  // that is -inf throughout is NaN either way, as in the plain form).
+  if (vectorOps)
+    for (auto &entry : llvm::drop_begin(*vectorOps, firstReplayed))
+      if (entry.second.count(maxRoot))
+        entry.second[maxRoot] = rowMax;
   Value sumRoot = getRootBuffer(sum.op.getDpsInitsMutable()[0].get());
   st.scalarValues[sumRoot] =
       arith::AddFOp::create(b, loc, getReductionInit(b, st, sum), rowSum);
@@ -2013,20 +2032,23 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
     if (g.role != RowRole::Reduce)
       continue;
     std::optional<OnlineSoftmax> online;
-    // (The online form rescales values held in registers: a slice partly
-    // in shared memory takes the plain one.)
-    if (clusterSize > 1 && sharedChunks == 0)
+    if (clusterSize > 1)
       online = matchOnlineSoftmax(group, i);
+    if (sharedChunks > 0)
+      partial =
+          arith::getReductionOp(g.kind, b, loc, partial, sharedPass(&g));
     if (!online) {
-      if (sharedChunks > 0)
-        partial = arith::getReductionOp(g.kind, b, loc, partial,
-                                        sharedPass(&g));
       finishReduction(b, st, g, partial, threads, target, tid, smem, slot++,
                       &cluster);
       continue;
     }
-    emitOnlineSoftmax(b, st, group, i, *online, partial, numChunks, threads,
-                      target, tid, smem, cluster, slot);
+    if (sharedChunks > 0)
+      emitOnlineSoftmax(b, st, group, i, *online, partial, numChunks, threads,
+                        target, tid, smem, cluster, slot, &vectorOps,
+                        sharedPass);
+    else
+      emitOnlineSoftmax(b, st, group, i, *online, partial, numChunks, threads,
+                        target, tid, smem, cluster, slot);
     slot += 2;
     i = online->sum;
   }
