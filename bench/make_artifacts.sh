@@ -43,6 +43,14 @@ for f in softmax_long_7x40000 softmax_masked_long_2x69632 rmsnorm_long_bf16_3x13
   "$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=reference -o "$OUT/$name.reference"
   echo "compiled $name"
 done
+# Online softmax over clusters of 9 blocks (non-portable) holding 16
+# elements per thread in registers and 16 in shared memory.
+f=softmax_long_2x69632
+name=c-$(echo $f | tr '_' '-')-c9
+"$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=baseline -o "$OUT/$name.baseline"
+"$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=optimized --row-register-elements=16 --row-shared-elements=16 -o "$OUT/$name.optimized"
+"$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=reference -o "$OUT/$name.reference"
+echo "compiled $name"
 # The W5 transpose with each bank-conflict repair (the default is auto):
 # Nsight Compute compares their conflicts and the model's prediction.
 for m in none pad swizzle; do
@@ -57,17 +65,17 @@ done
 # records) for the Nsight Compute comparison of the DRAM model: at these
 # sizes the dirty lines left in L2 at a kernel's end are ~1% of its writes.
 # Long rows (issue 9): by default a row too long for one block's registers
-# is split over a thread-block cluster of 512-thread blocks (two per
-# multiprocessor), one row per cluster; pf: persistent clusters that
-# prefetch their next row into shared memory (--row-prefetch); sh: 32 more
-# elements per thread in shared memory (--row-shared-elements=32), half the
-# blocks per row; c1024:
-# clusters of at most 8 blocks of 1024 threads (one per multiprocessor);
-# c256: blocks of 256 threads (four per multiprocessor) where 16 of them
-# hold a row. The streamed alternative (no clusters) with
-# software pipelining: the default depth (from the shared-memory budget)
-# and 1, 2 and 3 tiles in flight; and rows of 65536 kept in registers (64
-# per thread) by one block.
+# is split over a thread-block cluster whose blocks hold 32 elements per
+# thread in registers and 32 more in shared memory, in blocks of 256 threads
+# (four per multiprocessor): clusters of 4 for rows of 65536, of 16 for
+# 262144. Variants: pf: persistent clusters that prefetch their next row
+# into shared memory (--row-prefetch); sh: --row-shared-elements=32 (the
+# default since run 10); c1024: clusters of at most 8 blocks of 1024
+# threads; c256: --cluster-block-threads=256; m8: clusters of at most 8
+# blocks (8 x 512 threads for rows of 262144); st, s1-s3: the streamed
+# kernel (no clusters) with software pipelining at the default depth (from
+# the shared-memory budget) and 1, 2 and 3 tiles in flight; reg: rows of
+# 65536 kept in registers (64 per thread) by one block.
 variant() { # workload, variant name, memopt-compile flags...
   local w=$1 name=$2
   shift 2
@@ -88,7 +96,12 @@ done
 for w in rml65k sml65k; do
   variant $w ${w}reg --max-cluster-size=1 --row-register-elements=64
 done
-for w in sml65k sml256k sml65kpf sml256kpf sml65ksh sml256ksh sml65kc1024 sml256kc1024 sml65kc256 sml256kc256 sml65kst sml256kst sml65ks1 sml65ks2 sml65ks3 sml256ks1 sml256ks2 sml256ks3 sml65kreg; do
+# m8: clusters within the portable 8 blocks (rows of 262144: 8 x 512
+# threads in place of the default 16 x 256).
+for w in rml256k sml256k; do
+  variant $w ${w}m8 --max-cluster-size=8
+done
+for w in sml65k sml256k sml65kpf sml256kpf sml65ksh sml256ksh sml65kc1024 sml256kc1024 sml65kc256 sml256kc256 sml65kst sml256kst sml65ks1 sml65ks2 sml65ks3 sml256ks1 sml256ks2 sml256ks3 sml65kreg sml256km8; do
   echo "--atol 1e-7" > "$OUT/$w.runargs"
 done
 mkdir -p "$OUT/large"

@@ -1,4 +1,5 @@
 // RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(memopt-form-kernels{strategy=fused}, canonicalize, cse))" | FileCheck %s
+// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(memopt-form-kernels{strategy=fused max-cluster-size=8}, canonicalize, cse))" | FileCheck %s --check-prefix=MAX8
 
 // By default a block of a row cluster holds 32 elements per thread in
 // registers and 32 more in shared memory: rows of 65536 f32 take clusters
@@ -150,6 +151,27 @@ func.func @softmax_shared(%x: memref<2x65536xf32>, %y: memref<2x65536xf32>) {
   ^bb0(%in: f32, %sm: f32, %out: f32):
     %q = arith.divf %in, %sm : f32
     linalg.yield %q : f32
+  }
+  return
+}
+
+// -----
+
+// Rows of 262144 f32 take clusters of 16 blocks of 256 threads (non-portable
+// clusters: max-cluster-size allows 16), 64 elements per thread; with
+// max-cluster-size=8, clusters of 8 blocks of 512.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @sum_262144
+// CHECK:       gpu.launch clusters({{.*}}) in ({{.*}} = %c16, {{.*}}) blocks({{.*}}) in ({{.*}} = %c32, {{.*}}) threads({{.*}}) in ({{.*}} = %c256, {{.*}}) dynamic_shared_memory_size %c32768_i32
+// MAX8-LABEL:  func.func @sum_262144
+// MAX8:        gpu.launch clusters({{.*}}) in ({{.*}} = %c8, {{.*}}) blocks({{.*}}) in ({{.*}} = %c16, {{.*}}) threads({{.*}}) in ({{.*}} = %c512, {{.*}}) dynamic_shared_memory_size %c65536_i32
+func.func @sum_262144(%x: memref<2x262144xf32>, %s: memref<2xf32>) {
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<2x262144xf32>) outs(%s : memref<2xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %t = arith.addf %a, %acc : f32
+    linalg.yield %t : f32
   }
   return
 }

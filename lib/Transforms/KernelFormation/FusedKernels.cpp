@@ -1484,10 +1484,6 @@ static void emitOnlineSoftmax(OpBuilder &b, EmitState &st, const Group &group,
     st.scalarValues[maxRoot] = rowMax;
 }
 
-/// Most blocks of a cluster every sm_90 part schedules (larger ones are
-/// non-portable and pack worse into the GPCs).
-static constexpr int64_t kPortableClusterSize = 8;
-
 namespace {
 /// An input of a persistent row kernel whose slice of the next row is
 /// copied into shared memory ahead of its use: operand `memref` read through
@@ -1737,16 +1733,16 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
         std::max<int64_t>(1, target.rowSharedElements / vec);
     int64_t blockThreads = target.clusterBlockThreads;
     // Blocks of half that size (four per multiprocessor hide one another's
-    // reductions and exchanges better) where the cluster stays within the
-    // portable 8 blocks: softmax over rows of 65536 f32 measured 91.3% of
+    // reductions and exchanges better) where the cluster stays within
+    // max-cluster-size: softmax over rows of 65536 f32 measured 91.3% of
     // copy in clusters of 4 blocks of 256 threads against 83.1% in clusters
-    // of 2 of 512 (RMSNorm 93.1 against 94.5); rows of 262144 would need
-    // clusters of 16 (bench/results/2026-11-30-run10-*/r4).
+    // of 2 of 512 (RMSNorm 93.1 against 94.5; run10 r4), over rows of
+    // 262144 88.2% in clusters of 16 (non-portable: 28 fit at once) against
+    // 84.5% in clusters of 8 of 512 (30 fit; run11 r1).
     int64_t half = llvm::alignTo(blockThreads / 2, target.warpSize);
     if (half < blockThreads &&
         (int64_t)llvm::divideCeil(chunksPerRow, (maxChunks + extra) * half) <=
-            std::min<int64_t>(kPortableClusterSize,
-                              (int64_t)target.maxClusterSize))
+            (int64_t)target.maxClusterSize)
       blockThreads = half;
     int64_t smaller = llvm::divideCeil(chunksPerRow,
                                        (maxChunks + extra) * blockThreads);
