@@ -157,15 +157,31 @@ func.func @softmax_shared(%x: memref<2x65536xf32>, %y: memref<2x65536xf32>) {
 
 // -----
 
-// Rows of 262144 f32 take clusters of 16 blocks of 256 threads (non-portable
-// clusters: max-cluster-size allows 16), 64 elements per thread; with
-// max-cluster-size=8, clusters of 8 blocks of 512.
+// Rows of 262144 f32 (64 elements per thread): blocks of 256 threads would
+// take clusters of 16, beyond the portable 8, which only per-element work
+// on the special-function unit repays. A sum of exp(x) takes clusters of 16
+// blocks of 256 threads (with max-cluster-size=8, 8 of 512); a plain sum
+// and RMSNorm (whose rsqrt is of the row's mean square, once per row) take
+// 8 of 512.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
-// CHECK-LABEL: func.func @sum_262144
+#col = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @exp_sum_262144
 // CHECK:       gpu.launch clusters({{.*}}) in ({{.*}} = %c16, {{.*}}) blocks({{.*}}) in ({{.*}} = %c32, {{.*}}) threads({{.*}}) in ({{.*}} = %c256, {{.*}}) dynamic_shared_memory_size %c32768_i32
-// MAX8-LABEL:  func.func @sum_262144
+// MAX8-LABEL:  func.func @exp_sum_262144
 // MAX8:        gpu.launch clusters({{.*}}) in ({{.*}} = %c8, {{.*}}) blocks({{.*}}) in ({{.*}} = %c16, {{.*}}) threads({{.*}}) in ({{.*}} = %c512, {{.*}}) dynamic_shared_memory_size %c65536_i32
+func.func @exp_sum_262144(%x: memref<2x262144xf32>, %s: memref<2xf32>) {
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<2x262144xf32>) outs(%s : memref<2xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %e = math.exp %a : f32
+    %t = arith.addf %e, %acc : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+// CHECK-LABEL: func.func @sum_262144
+// CHECK:       gpu.launch clusters({{.*}}) in ({{.*}} = %c8, {{.*}}) blocks({{.*}}) in ({{.*}} = %c16, {{.*}}) threads({{.*}}) in ({{.*}} = %c512, {{.*}}) dynamic_shared_memory_size %c65536_i32
 func.func @sum_262144(%x: memref<2x262144xf32>, %s: memref<2xf32>) {
   linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
       ins(%x : memref<2x262144xf32>) outs(%s : memref<2xf32>) {
@@ -173,5 +189,29 @@ func.func @sum_262144(%x: memref<2x262144xf32>, %s: memref<2xf32>) {
     %t = arith.addf %a, %acc : f32
     linalg.yield %t : f32
   }
+  return
+}
+// CHECK-LABEL: func.func @rms_262144
+// CHECK:       gpu.launch clusters({{.*}}) in ({{.*}} = %c8, {{.*}}) blocks({{.*}}) in ({{.*}} = %c16, {{.*}}) threads({{.*}}) in ({{.*}} = %c512, {{.*}}) dynamic_shared_memory_size %c65536_i32
+func.func @rms_262144(%x: memref<2x262144xf32>, %g: memref<262144xf32>, %y: memref<2x262144xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ssq = memref.alloc() : memref<2xf32>
+  linalg.fill ins(%zero : f32) outs(%ssq : memref<2xf32>)
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<2x262144xf32>) outs(%ssq : memref<2xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %sq = arith.mulf %a, %a : f32
+    %s = arith.addf %acc, %sq : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %ssq, %g : memref<2x262144xf32>, memref<2xf32>, memref<262144xf32>) outs(%y : memref<2x262144xf32>) {
+  ^bb0(%a: f32, %ss: f32, %gv: f32, %o: f32):
+    %r = math.rsqrt %ss : f32
+    %t = arith.mulf %a, %r : f32
+    %u = arith.mulf %t, %gv : f32
+    linalg.yield %u : f32
+  }
+  memref.dealloc %ssq : memref<2xf32>
   return
 }

@@ -1484,6 +1484,41 @@ static void emitOnlineSoftmax(OpBuilder &b, EmitState &st, const Group &group,
     st.scalarValues[maxRoot] = rowMax;
 }
 
+/// Most blocks of a cluster every sm_90 part schedules (larger ones are
+/// non-portable and pack worse into the GPCs).
+static constexpr int64_t kPortableClusterSize = 8;
+
+/// Whether the elementwise ops or reductions of `group` take a math
+/// function the special-function unit computes (exp, log, tanh, sin, ...)
+/// of each element, as opposed to plain arithmetic, the math ops that are
+/// arithmetic too, and functions of values the same along the row
+/// (RMSNorm's rsqrt of the row's mean square).
+static bool hasTranscendentals(const Group &group) {
+  for (const GroupOp &g : group.ops) {
+    if (g.role == RowRole::Scalar)
+      continue;
+    Block *body = g.op.getBody();
+    unsigned rowDim = g.op.getNumLoops() - 1;
+    DenseSet<Value> varying;
+    for (OpOperand &operand : g.op->getOpOperands())
+      if (g.op.getMatchingIndexingMap(&operand).isFunctionOfDim(rowDim))
+        varying.insert(g.op.getMatchingBlockArgument(&operand));
+    for (Operation &op : body->without_terminator()) {
+      if (llvm::none_of(op.getOperands(),
+                        [&](Value v) { return varying.contains(v); }) &&
+          !isa<linalg::IndexOp>(op))
+        continue;
+      varying.insert(op.getResults().begin(), op.getResults().end());
+      if (isa<math::MathDialect>(op.getDialect()) &&
+          !isa<math::AbsFOp, math::AbsIOp, math::CopySignOp, math::FmaOp,
+               math::FloorOp, math::CeilOp, math::RoundOp, math::RoundEvenOp,
+               math::TruncOp>(op))
+        return true;
+    }
+  }
+  return false;
+}
+
 namespace {
 /// An input of a persistent row kernel whose slice of the next row is
 /// copied into shared memory ahead of its use: operand `memref` read through
@@ -1733,16 +1768,21 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
         std::max<int64_t>(1, target.rowSharedElements / vec);
     int64_t blockThreads = target.clusterBlockThreads;
     // Blocks of half that size (four per multiprocessor hide one another's
-    // reductions and exchanges better) where the cluster stays within
-    // max-cluster-size: softmax over rows of 65536 f32 measured 91.3% of
+    // reductions and exchanges better) where the cluster stays within the
+    // portable 8 blocks: softmax over rows of 65536 f32 measured 91.3% of
     // copy in clusters of 4 blocks of 256 threads against 83.1% in clusters
-    // of 2 of 512 (RMSNorm 93.1 against 94.5; run10 r4), over rows of
-    // 262144 88.2% in clusters of 16 (non-portable: 28 fit at once) against
-    // 84.5% in clusters of 8 of 512 (30 fit; run11 r1).
+    // of 2 of 512 (RMSNorm 93.1 against 94.5; run10 r4). Beyond 8 blocks
+    // fewer of the multiprocessors' slots hold a whole cluster (rows of
+    // 262144: 28 clusters of 16 x 256 fit at once, 448 of 528 slots,
+    // against 30 of 8 x 512, 240 of 264), which only elementwise work
+    // heavy on the special-function unit (exp, log, tanh, ...) repays:
+    // softmax 88.1% of copy against 84.6, RMSNorm 81.8 against 89.2
+    // (run11 r2).
     int64_t half = llvm::alignTo(blockThreads / 2, target.warpSize);
-    if (half < blockThreads &&
-        (int64_t)llvm::divideCeil(chunksPerRow, (maxChunks + extra) * half) <=
-            (int64_t)target.maxClusterSize)
+    int64_t halfCluster =
+        llvm::divideCeil(chunksPerRow, (maxChunks + extra) * half);
+    if (half < blockThreads && halfCluster <= (int64_t)target.maxClusterSize &&
+        (halfCluster <= kPortableClusterSize || hasTranscendentals(group)))
       blockThreads = half;
     int64_t smaller = llvm::divideCeil(chunksPerRow,
                                        (maxChunks + extra) * blockThreads);
