@@ -125,12 +125,13 @@ mlir::memopt::buildLoweringStage(OpPassManager &pm,
   // Cluster barriers and distributed shared memory reads (row kernels split
   // over a cluster) become NVVM while their buffers are still memrefs.
   gpuPm.addPass(createMemoptLowerClusterOpsPass());
-  gpuPm.addPass(createLowerAffinePass());
-  gpuPm.addPass(createSCFToControlFlowPass());
   // NVVM conversion would turn math ops into libdevice calls, which resolve
   // only when a CUDA toolkit is found at compile time: lower them first so
-  // that the PTX is the same everywhere.
+  // that the PTX is the same everywhere (while loops are still loops: a
+  // division by a divisor from outside its loop becomes a multiplication).
   gpuPm.addPass(createMemoptLowerGpuMathPass());
+  gpuPm.addPass(createLowerAffinePass());
+  gpuPm.addPass(createSCFToControlFlowPass());
   // cp.async copies, commit and wait groups of pipelined loops.
   gpuPm.addPass(createConvertNVGPUToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions nvvmOpts;

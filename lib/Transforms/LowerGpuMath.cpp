@@ -87,14 +87,25 @@ static bool isApproximated(StringRef name) {
 
 /// Divisions by one f32 divisor, by several divisions or from inside a loop
 /// its definition is outside of, become multiplications by its reciprocal,
-/// computed once before the first of them.
+/// computed once before the first of them. Full range: for |b| in
+/// [2^-126, 2^126], a / b = (a * RN(1/b)) * 1; outside it RN(1/b) would
+/// overflow or lose bits, so b is scaled by 2^64 (tiny b) or 2^-64 (huge
+/// b) first and the product by the same factor after:
+/// a / b = (a * RN(1 / (b * 2^64))) * 2^64. Both scalings are exact; each
+/// quotient is within 1.5 ulp of the correctly rounded one (double rounding
+/// of a subnormal quotient of a huge divisor adds at most one unit of the
+/// subnormal spacing), 0, inf and NaN divisors give what the division does.
 static void shareReciprocals(Operation *root) {
   llvm::MapVector<Value, SmallVector<arith::DivFOp>> byDivisor;
   root->walk([&](arith::DivFOp div) {
     if (div.getType().isF32())
       byDivisor[div.getRhs()].push_back(div);
   });
-  for (auto &[divisor, divs] : byDivisor) {
+  for (auto &entry : byDivisor) {
+    SmallVector<arith::DivFOp> &divs = entry.second;
+    // (Not the key: a division rewritten earlier may have been the divisor,
+    // replaced in every use since.)
+    Value divisor = divs.front().getRhs();
     // Whether `div` runs in a loop that the divisor is defined outside of.
     Operation *home = divisor.getParentRegion()->getParentOp();
     auto inLoopAboveDivisor = [&](arith::DivFOp div) {
@@ -128,11 +139,28 @@ static void shareReciprocals(Operation *root) {
     else
       b.setInsertionPointToStart(block);
     Location loc = divisor.getLoc();
-    Value one = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1.0f));
-    Value recip = arith::DivFOp::create(b, loc, one, divisor);
+    auto f32 = [&](float v) {
+      return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+    };
+    auto cmp = [&](arith::CmpFPredicate p, float v) -> Value {
+      return arith::CmpFOp::create(b, loc, p, divisor, f32(v));
+    };
+    using P = arith::CmpFPredicate;
+    // (NaN compares false: it takes the middle path.)
+    Value tiny = arith::AndIOp::create(b, loc, cmp(P::OGT, -0x1p-126f),
+                                       cmp(P::OLT, 0x1p-126f));
+    Value huge = arith::OrIOp::create(b, loc, cmp(P::OLT, -0x1p126f),
+                                      cmp(P::OGT, 0x1p126f));
+    Value scale = arith::SelectOp::create(
+        b, loc, tiny, f32(0x1p64f),
+        arith::SelectOp::create(b, loc, huge, f32(0x1p-64f), f32(1.0f)));
+    Value recip = arith::DivFOp::create(
+        b, loc, f32(1.0f), arith::MulFOp::create(b, loc, divisor, scale));
     for (arith::DivFOp div : divs) {
       OpBuilder at(div);
-      Value r = arith::MulFOp::create(at, div.getLoc(), div.getLhs(), recip,
+      Value q = arith::MulFOp::create(at, div.getLoc(), div.getLhs(), recip,
+                                      div.getFastmathAttr());
+      Value r = arith::MulFOp::create(at, div.getLoc(), q, scale,
                                       div.getFastmathAttr());
       div.replaceAllUsesWith(r);
       div.erase();

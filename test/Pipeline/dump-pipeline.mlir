@@ -39,9 +39,9 @@
 // CHECK-NEXT:    memopt-mark-readonly-args,
 // CHECK-NEXT:    gpu.module(
 // CHECK-NEXT:      memopt-lower-cluster-ops,
+// CHECK-NEXT:      memopt-lower-gpu-math,
 // CHECK-NEXT:      lower-affine,
 // CHECK-NEXT:      convert-scf-to-cf
-// CHECK-NEXT:      memopt-lower-gpu-math,
 // CHECK-NEXT:      convert-nvgpu-to-nvvm,
 // CHECK-NEXT:      convert-gpu-to-nvvm{
 // CHECK-SAME:        use-bare-ptr-memref-call-conv=true

@@ -68,7 +68,7 @@ func.func @rms_long(%x: memref<4x65536xf32>, %g: memref<65536xf32>, %y: memref<4
 // sum of exp values from it (second loop); the blocks exchange (maximum,
 // sum) once; the register exp values are scaled by exp(m_b - M) and the
 // output pass over the shared chunks takes its exp values from the row's
-// maximum M directly.
+// maximum M directly (0 in place of an M of -inf, as the register lanes).
 // CHECK-LABEL: func.func @softmax_shared
 // CHECK:         gpu.launch clusters({{.*}}) in ({{.*}} = %c4, {{.*}}) blocks({{.*}}) in ({{.*}} = %c8, {{.*}}) threads({{.*}}) in ({{.*}} = %c256, {{.*}}) dynamic_shared_memory_size %c32768_i32 workgroup({{.*}}, %[[TOT:.*]] : memref<2xf32, #gpu.address_space<workgroup>>)
 // CHECK:         %[[VIEW:.*]] = memref.view
@@ -99,11 +99,13 @@ func.func @rms_long(%x: memref<4x65536xf32>, %g: memref<65536xf32>, %y: memref<4
 // CHECK:         %[[E:.+]] = math.exp %[[D]] : f32
 // CHECK:         %[[SCALE:.+]] = arith.select %[[ISINF]], %{{.+}}, %[[E]] : f32
 // CHECK-COUNT-32: arith.mulf %{{.+}}, %[[SCALE]] : f32
+// CHECK:         %[[MINF:.+]] = arith.cmpf oeq, %[[M]], %cst
+// CHECK-NEXT:    %[[MU:.+]] = arith.select %[[MINF]], %{{.+}}, %[[M]] : f32
 // CHECK:         memopt.cluster_arrive
 // CHECK-COUNT-8: vector.store
 // CHECK:         scf.for
 // CHECK:           vector.load %[[VIEW]]
-// CHECK:           arith.subf %{{.+}}, %[[M]] : f32
+// CHECK:           arith.subf %{{.+}}, %[[MU]] : f32
 // CHECK:           math.exp
 // CHECK:           arith.divf
 // CHECK:           vector.store %{{.+}}, %arg1{{.*}}vector<4xf32>
@@ -114,7 +116,7 @@ func.func @rms_long(%x: memref<4x65536xf32>, %g: memref<65536xf32>, %y: memref<4
 #sc = affine_map<(d0) -> ()>
 #id1 = affine_map<(d0) -> (d0)>
 func.func @softmax_shared(%x: memref<2x65536xf32>, %y: memref<2x65536xf32>) {
-  %ninf = arith.constant 0xFFC00000 : f32
+  %ninf = arith.constant 0xFF800000 : f32
   %zero = arith.constant 0.0 : f32
   %s = memref.alloc() : memref<2xf32>
   linalg.generic {indexing_maps = [#sc, #id1], iterator_types = ["parallel"]}
@@ -152,6 +154,74 @@ func.func @softmax_shared(%x: memref<2x65536xf32>, %y: memref<2x65536xf32>) {
     %q = arith.divf %in, %sm : f32
     linalg.yield %q : f32
   }
+  return
+}
+
+// -----
+
+// An op between the online softmax's maximum and sum that reads the buffer
+// after a fill replaced the maximum (z = x * 0) keeps the fill's value in
+// its pass over the shared chunks; only the exp op's maximum becomes the
+// row's.
+// CHECK-LABEL: func.func @softmax_shared_fill_between
+// CHECK:         %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK:         memopt.cluster_arrive
+// CHECK:         scf.for
+// CHECK:           arith.subf
+// CHECK:           math.exp
+// CHECK:           arith.mulf %{{.+}}, %[[ZERO]] : f32
+// CHECK:           vector.store %{{.+}}, %arg2{{.*}}vector<4xf32>
+// CHECK-NEXT:    }
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#sc = affine_map<(d0) -> ()>
+#id1 = affine_map<(d0) -> (d0)>
+func.func @softmax_shared_fill_between(%x: memref<2x65536xf32>, %y: memref<2x65536xf32>, %z: memref<2x65536xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %s = memref.alloc() : memref<2xf32>
+  linalg.generic {indexing_maps = [#sc, #id1], iterator_types = ["parallel"]}
+      ins(%ninf : f32) outs(%s : memref<2xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<2x65536xf32>) outs(%s : memref<2xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maxnumf %in, %acc : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : memref<2x65536xf32>, memref<2xf32>) outs(%y : memref<2x65536xf32>) {
+  ^bb0(%in: f32, %mx: f32, %out: f32):
+    %d = arith.subf %in, %mx : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [#sc, #id1], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%s : memref<2xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : memref<2x65536xf32>, memref<2xf32>) outs(%z : memref<2x65536xf32>) {
+  ^bb0(%in: f32, %sv: f32, %out: f32):
+    %q = arith.mulf %in, %sv : f32
+    linalg.yield %q : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%y : memref<2x65536xf32>) outs(%s : memref<2xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%y, %s : memref<2x65536xf32>, memref<2xf32>) outs(%y : memref<2x65536xf32>) {
+  ^bb0(%in: f32, %sm: f32, %out: f32):
+    %q = arith.divf %in, %sm : f32
+    linalg.yield %q : f32
+  }
+  memref.dealloc %s : memref<2xf32>
   return
 }
 

@@ -301,14 +301,25 @@ func.func @other_ops_untouched(%x: f32, %y: f32) -> f32 {
 // -----
 
 // Divisions sharing an f32 divisor become one reciprocal (computed right
-// before the first of them) and multiplications.
+// before the first of them) and multiplications: a / t = (a * (1 / (t * m)))
+// * m, m = 2^64 for |t| < 2^-126, 2^-64 for |t| > 2^126, else 1.
 // CHECK-LABEL: func.func @shared_divisor
 // CHECK-SAME:    (%[[A:[a-z0-9_]+]]: f32, %[[B:[a-z0-9_]+]]: f32, %[[S:[a-z0-9_]+]]: f32)
 // CHECK:         %[[T:.+]] = arith.addf %[[S]], %[[S]] : f32
-// CHECK-NEXT:    %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT:    %[[R:.+]] = arith.divf %[[ONE]], %[[T]] : f32
-// CHECK-NEXT:    %[[X:.+]] = arith.mulf %[[A]], %[[R]] : f32
-// CHECK-NEXT:    %[[Y:.+]] = arith.mulf %[[B]], %[[R]] : f32
+// CHECK-DAG:     %[[TINYC:.+]] = arith.constant 1.17549435E-38 : f32
+// CHECK-DAG:     %[[HUGEC:.+]] = arith.constant 8.50705917E+37 : f32
+// CHECK-DAG:     arith.cmpf olt, %[[T]], %[[TINYC]] : f32
+// CHECK-DAG:     arith.cmpf ogt, %[[T]], %[[HUGEC]] : f32
+// CHECK:         %[[DOWN:.+]] = arith.constant 5.42101086E-20 : f32
+// CHECK-NEXT:    %[[M1:.+]] = arith.select %{{.+}}, %[[DOWN]], %{{.+}} : f32
+// CHECK-NEXT:    %[[UP:.+]] = arith.constant 1.84467441E+19 : f32
+// CHECK-NEXT:    %[[M:.+]] = arith.select %{{.+}}, %[[UP]], %[[M1]] : f32
+// CHECK:         %[[TM:.+]] = arith.mulf %[[T]], %[[M]] : f32
+// CHECK:         %[[R:.+]] = arith.divf %{{.+}}, %[[TM]] : f32
+// CHECK-NEXT:    %[[X0:.+]] = arith.mulf %[[A]], %[[R]] : f32
+// CHECK-NEXT:    %[[X:.+]] = arith.mulf %[[X0]], %[[M]] : f32
+// CHECK-NEXT:    %[[Y0:.+]] = arith.mulf %[[B]], %[[R]] : f32
+// CHECK-NEXT:    %[[Y:.+]] = arith.mulf %[[Y0]], %[[M]] : f32
 // CHECK-NOT:     arith.divf
 // CHECK:         return %[[X]], %[[Y]] : f32, f32
 func.func @shared_divisor(%a: f32, %b: f32, %s: f32) -> (f32, f32) {
@@ -323,11 +334,13 @@ func.func @shared_divisor(%a: f32, %b: f32, %s: f32) -> (f32, f32) {
 // One division in a loop by a divisor from outside it: the reciprocal is
 // taken once, before the loop.
 // CHECK-LABEL: func.func @divisor_outside_loop
-// CHECK-SAME:    (%[[M:[a-z0-9_]+]]: memref<8xf32>, %[[S:[a-z0-9_]+]]: f32)
-// CHECK:         %[[R:.+]] = arith.divf %{{.+}}, %[[S]] : f32
+// CHECK-SAME:    (%[[MEM:[a-z0-9_]+]]: memref<8xf32>, %[[S:[a-z0-9_]+]]: f32)
+// CHECK:         %[[SM:.+]] = arith.mulf %[[S]], %[[M:.+]] : f32
+// CHECK:         %[[R:.+]] = arith.divf %{{.+}}, %[[SM]] : f32
 // CHECK-NEXT:    scf.for
 // CHECK:           %[[V:.+]] = memref.load
-// CHECK-NEXT:      %[[Q:.+]] = arith.mulf %[[V]], %[[R]] : f32
+// CHECK-NEXT:      %[[Q0:.+]] = arith.mulf %[[V]], %[[R]] : f32
+// CHECK-NEXT:      %[[Q:.+]] = arith.mulf %[[Q0]], %[[M]] : f32
 // CHECK-NEXT:      memref.store %[[Q]]
 // CHECK-NOT:     arith.divf
 func.func @divisor_outside_loop(%m: memref<8xf32>, %s: f32) {
@@ -340,6 +353,33 @@ func.func @divisor_outside_loop(%m: memref<8xf32>, %s: f32) {
     memref.store %q, %m[%i] : memref<8xf32>
   }
   return
+}
+
+// -----
+
+// A quotient that is itself a shared divisor: x = a / n and y = b / n share
+// n; z = c / x and w = b / x share x, which by then is a multiplication:
+// their reciprocal is of that product, not of any other value.
+// CHECK-LABEL: func.func @chained_divisors
+// CHECK-SAME:    (%[[A:[a-z0-9_]+]]: f32, %[[B:[a-z0-9_]+]]: f32, %[[C:[a-z0-9_]+]]: f32, %[[N:[a-z0-9_]+]]: f32)
+// CHECK:         %[[NM:.+]] = arith.mulf %[[N]], %[[MN:.+]] : f32
+// CHECK:         %[[RN:.+]] = arith.divf %{{.+}}, %[[NM]] : f32
+// CHECK-NEXT:    %[[X0:.+]] = arith.mulf %[[A]], %[[RN]] : f32
+// CHECK-NEXT:    %[[X:.+]] = arith.mulf %[[X0]], %[[MN]] : f32
+// CHECK:         %[[XM:.+]] = arith.mulf %[[X]], %[[MX:.+]] : f32
+// CHECK:         %[[RX:.+]] = arith.divf %{{.+}}, %[[XM]] : f32
+// CHECK-NEXT:    %[[Z0:.+]] = arith.mulf %[[C]], %[[RX]] : f32
+// CHECK-NEXT:    %[[Z:.+]] = arith.mulf %[[Z0]], %[[MX]] : f32
+// CHECK-NEXT:    %[[W0:.+]] = arith.mulf %[[B]], %[[RX]] : f32
+// CHECK-NEXT:    %[[W:.+]] = arith.mulf %[[W0]], %[[MX]] : f32
+// CHECK-NOT:     arith.divf
+// CHECK:         return %{{.+}}, %[[Z]], %[[W]]
+func.func @chained_divisors(%a: f32, %b: f32, %c: f32, %n: f32) -> (f32, f32, f32) {
+  %x = arith.divf %a, %n : f32
+  %y = arith.divf %b, %n : f32
+  %z = arith.divf %c, %x : f32
+  %w = arith.divf %b, %x : f32
+  return %y, %z, %w : f32, f32, f32
 }
 
 // -----

@@ -355,10 +355,14 @@ def MemoptLowerGpuMathPass : Pass<"memopt-lower-gpu-math"> {
     An f32 `arith.divf` by a divisor that several divisions share, or by
     one defined outside the loop the division runs in (softmax dividing a
     row by its sum), becomes a multiplication by that divisor's reciprocal,
-    computed once where the divisor is defined: one correctly rounded
-    `rcp.rn.f32` in place of a `div.rn.f32` per element (at most 1.5 ulp
-    from the correctly rounded quotient instead of 0.5; Triton's default
-    `div.full.f32` is within 2).
+    computed once before the first of them: one correctly rounded
+    `rcp.rn.f32` in place of a `div.rn.f32` per element, within 1.5 ulp of
+    the correctly rounded quotient instead of 0.5 (Triton's default
+    `div.full.f32` is within 2). Over the full range: a divisor below
+    2^-126 or above 2^126 in magnitude is scaled by 2^64 or 2^-64 before its
+    reciprocal is taken and each product by the same factor after (exact
+    scalings), so 0, inf and NaN divisors give what the division gives. The
+    pipeline runs this pass before loops become branches.
   }];
   let dependentDialects = ["LLVM::LLVMDialect", "arith::ArithDialect"];
 }

@@ -1426,8 +1426,9 @@ static void emitOnlineSoftmax(OpBuilder &b, EmitState &st, const Group &group,
     return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, ninf);
   };
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-  st.scalarValues[maxRoot] =
+  Value localUsed =
       arith::SelectOp::create(b, loc, isNegInf(localMax), zero, localMax);
+  st.scalarValues[maxRoot] = localUsed;
   bool maxOverwritten = false;
   size_t firstReplayed = vectorOps ? vectorOps->size() : 0;
   for (size_t k = i + 1; k < online.sum; ++k) {
@@ -1471,12 +1472,19 @@ static void emitOnlineSoftmax(OpBuilder &b, EmitState &st, const Group &group,
   for (Value &lane : st.vecValues[expRoot])
     lane = arith::MulFOp::create(b, loc, lane, scale);
   // Later passes over the chunks in shared memory take the exp values from
-  // the row's maximum directly (exp(v - M) = exp(v - m) * exp(m - M); a row
-  // that is -inf throughout is NaN either way, as in the plain form).
-  if (vectorOps)
-    for (auto &entry : llvm::drop_begin(*vectorOps, firstReplayed))
-      if (entry.second.count(maxRoot))
-        entry.second[maxRoot] = rowMax;
+  // the row's maximum directly (exp(v - M) = exp(v - m) * exp(m - M)), 0 in
+  // place of an M of -inf as for the register lanes (whose scale is then
+  // 0). Only the ops that read the block's maximum change: another op in
+  // between may read the buffer after a fill replaced the maximum.
+  if (vectorOps) {
+    Value rowUsed =
+        arith::SelectOp::create(b, loc, isNegInf(rowMax), zero, rowMax);
+    for (auto &entry : llvm::drop_begin(*vectorOps, firstReplayed)) {
+      auto it = entry.second.find(maxRoot);
+      if (it != entry.second.end() && it->second == localUsed)
+        it->second = rowUsed;
+    }
+  }
   Value sumRoot = getRootBuffer(sum.op.getDpsInitsMutable()[0].get());
   st.scalarValues[sumRoot] =
       arith::AddFOp::create(b, loc, getReductionInit(b, st, sum), rowSum);
@@ -1488,12 +1496,22 @@ static void emitOnlineSoftmax(OpBuilder &b, EmitState &st, const Group &group,
 /// non-portable and pack worse into the GPCs).
 static constexpr int64_t kPortableClusterSize = 8;
 
-/// Whether the elementwise ops or reductions of `group` take a math
-/// function the special-function unit computes (exp, log, tanh, sin, ...)
-/// of each element, as opposed to plain arithmetic, the math ops that are
-/// arithmetic too, and functions of values the same along the row
-/// (RMSNorm's rsqrt of the row's mean square).
+/// Whether the elementwise ops or reductions of `group` compute a math
+/// function (exp, log, tanh, erf, ...: special-function-unit work or a
+/// polynomial each) of each element, as opposed to plain arithmetic, the
+/// math ops that are arithmetic or bit tests too, and functions of values
+/// the same along the row (RMSNorm's rsqrt of the row's mean square). Ops
+/// in nested regions count whatever they read.
 static bool hasTranscendentals(const Group &group) {
+  auto isMathFunction = [](Operation *op) {
+    return isa_and_nonnull<math::MathDialect>(op->getDialect()) &&
+           !isa<math::AbsFOp, math::AbsIOp, math::CopySignOp, math::FmaOp,
+                math::FloorOp, math::CeilOp, math::RoundOp,
+                math::RoundEvenOp, math::TruncOp, math::IsNaNOp,
+                math::IsInfOp, math::IsFiniteOp, math::IsNormalOp,
+                math::CountLeadingZerosOp, math::CountTrailingZerosOp,
+                math::CtPopOp, math::IPowIOp, math::FPowIOp>(op);
+  };
   for (const GroupOp &g : group.ops) {
     if (g.role == RowRole::Scalar)
       continue;
@@ -1501,18 +1519,24 @@ static bool hasTranscendentals(const Group &group) {
     unsigned rowDim = g.op.getNumLoops() - 1;
     DenseSet<Value> varying;
     for (OpOperand &operand : g.op->getOpOperands())
-      if (g.op.getMatchingIndexingMap(&operand).isFunctionOfDim(rowDim))
+      if (g.op.getMatchingIndexingMap(&operand).isFunctionOfDim(rowDim) ||
+          (g.role == RowRole::Reduce && g.op.isDpsInit(&operand)))
         varying.insert(g.op.getMatchingBlockArgument(&operand));
     for (Operation &op : body->without_terminator()) {
-      if (llvm::none_of(op.getOperands(),
-                        [&](Value v) { return varying.contains(v); }) &&
-          !isa<linalg::IndexOp>(op))
+      bool nestedMath = false;
+      for (Region &region : op.getRegions())
+        region.walk([&](Operation *inner) {
+          nestedMath |= isMathFunction(inner);
+        });
+      if (nestedMath)
+        return true;
+      auto index = dyn_cast<linalg::IndexOp>(op);
+      if (!(index && index.getDim() == rowDim) &&
+          llvm::none_of(op.getOperands(),
+                        [&](Value v) { return varying.contains(v); }))
         continue;
       varying.insert(op.getResults().begin(), op.getResults().end());
-      if (isa<math::MathDialect>(op.getDialect()) &&
-          !isa<math::AbsFOp, math::AbsIOp, math::CopySignOp, math::FmaOp,
-               math::FloorOp, math::CeilOp, math::RoundOp, math::RoundEvenOp,
-               math::TruncOp>(op))
+      if (isMathFunction(&op))
         return true;
     }
   }
@@ -1774,8 +1798,8 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
     // of 2 of 512 (RMSNorm 93.1 against 94.5; run10 r4). Beyond 8 blocks
     // fewer of the multiprocessors' slots hold a whole cluster (rows of
     // 262144: 28 clusters of 16 x 256 fit at once, 448 of 528 slots,
-    // against 30 of 8 x 512, 240 of 264), which only elementwise work
-    // heavy on the special-function unit (exp, log, tanh, ...) repays:
+    // against 30 of 8 x 512, 240 of 264), which only a math function of
+    // each element (softmax's exp) repays:
     // softmax 88.1% of copy against 84.6, RMSNorm 81.8 against 89.2
     // (run11 r2).
     int64_t half = llvm::alignTo(blockThreads / 2, target.warpSize);
