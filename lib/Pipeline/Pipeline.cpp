@@ -70,20 +70,7 @@ mlir::memopt::buildBufferizationStage(OpPassManager &pm,
 
 LogicalResult mlir::memopt::buildKernelStage(OpPassManager &pm,
                                              const MemoptPipelineConfig &cfg) {
-  MemoptFormKernelsPassOptions opts;
-  opts.strategy = cfg.strategy;
-  opts.blockSize = cfg.blockSize;
-  opts.maxThreadsPerBlock = cfg.maxThreadsPerBlock;
-  opts.rowChunksPerThread = cfg.rowChunksPerThread;
-  opts.columnRowsPerBlock = cfg.columnRowsPerBlock;
-  opts.columnUnroll = cfg.columnUnroll;
-  opts.columnSliceBytes = cfg.columnSliceBytes;
-  opts.rowRegisterElements = cfg.rowRegisterElements;
-  opts.maxClusterSize = cfg.maxClusterSize;
-  opts.clusterBlockThreads = cfg.clusterBlockThreads;
-  opts.rowPrefetch = cfg.rowPrefetch;
-  opts.rowSharedElements = cfg.rowSharedElements;
-  opts.multiprocessors = cfg.multiprocessors;
+  MemoptFormKernelsPassOptions opts = cfg.formKernels;
   // Thread-block clusters (and distributed shared memory) need sm_90.
   StringRef chip(cfg.chip);
   unsigned smVersion = 0;
@@ -97,7 +84,7 @@ LogicalResult mlir::memopt::buildKernelStage(OpPassManager &pm,
   bankOpts.mode = cfg.bankFix;
   pm.addPass(createMemoptBankFixPass(bankOpts));
   // Naive kernels have no tile loops worth prefetching.
-  if (cfg.strategy == KernelStrategy::Fused) {
+  if (cfg.formKernels.strategy == KernelStrategy::Fused) {
     MemoptPipelineLoadsPassOptions pipeOpts;
     pipeOpts.stages = cfg.pipelineStages;
     pm.addPass(createMemoptPipelineLoadsPass(pipeOpts));
@@ -172,7 +159,7 @@ LogicalResult mlir::memopt::buildFrontStages(OpPassManager &pm,
   // Layout changes work on generics (after the input stage) and change the
   // function signature, which bufferization then fixes to memrefs. The
   // naive baseline keeps the original layout.
-  if (cfg.strategy == KernelStrategy::Fused &&
+  if (cfg.formKernels.strategy == KernelStrategy::Fused &&
       failed(buildLayoutStage(pm, cfg)))
     return failure();
   return buildBufferizationStage(pm, cfg);
@@ -191,7 +178,7 @@ LogicalResult
 mlir::memopt::buildMemoptBaselinePipeline(OpPassManager &pm,
                                           const MemoptPipelineConfig &cfg) {
   MemoptPipelineConfig naive = cfg;
-  naive.strategy = KernelStrategy::Naive;
+  naive.formKernels.strategy = KernelStrategy::Naive;
   return buildMemoptPipeline(pm, naive);
 }
 
@@ -233,7 +220,7 @@ LogicalResult mlir::memopt::buildCpuReferencePipeline(OpPassManager &pm) {
   // The reference is the original function: no layout change (the naive
   // strategy skips the layout stage), no kernels.
   MemoptPipelineConfig cfg;
-  cfg.strategy = KernelStrategy::Naive;
+  cfg.formKernels.strategy = KernelStrategy::Naive;
   if (failed(buildFrontStages(pm, cfg)))
     return failure();
   return buildHostLoweringStage(pm);
@@ -268,9 +255,6 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("NVPTX optimization level"),
                             llvm::cl::init(3)};
-  Option<unsigned> blockSize{*this, "block-size",
-                             llvm::cl::desc("Threads per block"),
-                             llvm::cl::init(256)};
   Option<BankFixMode> bankFix{
       *this, "bank-fix",
       llvm::cl::desc("Bank-conflict repair of shared buffers"),
@@ -286,43 +270,20 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Software pipelining: tiles in flight (1 = no prefetch, "
                      "0 = from the shared-memory budget)"),
       llvm::cl::init(0)};
-  Option<unsigned> maxClusterSize{
-      *this, "max-cluster-size",
-      llvm::cl::desc("Row kernels: most blocks of a thread-block cluster "
-                     "sharing a row too long for one block's registers (1: "
-                     "stream such rows)"),
-      llvm::cl::init(16)};
-  Option<unsigned> clusterBlockThreads{
-      *this, "cluster-block-threads",
-      llvm::cl::desc("Row kernels split over a cluster: threads per block"),
-      llvm::cl::init(512)};
-  Option<bool> rowPrefetch{
-      *this, "row-prefetch",
-      llvm::cl::desc("Row kernels split over a cluster: persistent clusters "
-                     "prefetching their next row into shared memory"),
-      llvm::cl::init(false)};
-  Option<unsigned> rowSharedElements{
-      *this, "row-shared-elements",
-      llvm::cl::desc("Row kernels split over a cluster: elements per thread "
-                     "held in shared memory besides those in registers"),
-      llvm::cl::init(32)};
-  Option<unsigned> multiprocessors{
-      *this, "multiprocessors",
-      llvm::cl::desc("Streaming multiprocessors of the target"),
-      llvm::cl::init(132)};
+#define MEMOPT_KERNEL_SHAPE_OPTION(TYPE, FIELD, FLAG, DESC)                    \
+  Option<TYPE> FIELD{*this, FLAG, llvm::cl::desc(DESC),                        \
+                     llvm::cl::init(MemoptFormKernelsPassOptions().FIELD)};
+#include "memopt/Pipeline/KernelShapeOptions.def"
 
   MemoptPipelineConfig toConfig() const {
     MemoptPipelineConfig cfg;
     cfg.pipelineStages = stages;
-    cfg.maxClusterSize = maxClusterSize;
-    cfg.clusterBlockThreads = clusterBlockThreads;
-    cfg.rowPrefetch = rowPrefetch;
-    cfg.rowSharedElements = rowSharedElements;
-    cfg.multiprocessors = multiprocessors;
+#define MEMOPT_KERNEL_SHAPE_OPTION(TYPE, FIELD, FLAG, DESC)                    \
+  cfg.formKernels.FIELD = FIELD;
+#include "memopt/Pipeline/KernelShapeOptions.def"
     cfg.chip = chip;
     cfg.features = features;
     cfg.optLevel = optLevel;
-    cfg.blockSize = blockSize;
     cfg.bankFix = bankFix;
     return cfg;
   }

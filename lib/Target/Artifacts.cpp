@@ -558,13 +558,13 @@ FailureOr<Artifact> mlir::memopt::compileArtifact(
   // buffer each argument of the bufferized function is.
   MemoptPipelineConfig cfg = config;
   if (kind != ArtifactKind::Optimized && kind != ArtifactKind::OptimizedOnHost)
-    cfg.strategy = KernelStrategy::Naive;
+    cfg.formKernels.strategy = KernelStrategy::Naive;
   // The same stages as buildFrontStages, with a stop before bufferization
   // to read what the layout stage did to the results (out-parameters lose
   // result attributes).
   PassManager layoutPm(ctx), bufferPm(ctx);
   if (failed(buildInputStage(layoutPm, cfg)) ||
-      (cfg.strategy == KernelStrategy::Fused &&
+      (cfg.formKernels.strategy == KernelStrategy::Fused &&
        failed(buildLayoutStage(layoutPm, cfg))) ||
       failed(layoutPm.run(*module)))
     return failure();

@@ -1,6 +1,7 @@
 // RUN: memopt-opt %s --memopt-pipeline --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefixes=CHECK,OPT
 // RUN: memopt-opt %s --memopt-baseline-pipeline --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefixes=CHECK,BASE
 // RUN: memopt-opt %s --memopt-pipeline="chip=sm_80 features=+ptx75 block-size=128 opt-level=2" --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=OPTS
+// RUN: memopt-opt %s --memopt-pipeline="column-unroll=8 row-prefetch=true row-shared-elements=16 multiprocessors=7" --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=SHAPES
 
 // The textual order of the passes is the contract of lib/Pipeline.
 
@@ -58,6 +59,10 @@
 // Clusters need sm_90: older chips stream long rows.
 // OPTS:        memopt-form-kernels{block-size=128 {{.*}}max-cluster-size=1 {{.*}}strategy=fused
 // OPTS:        nvvm-attach-target{O=2 chip=sm_80 {{.*}}features=+ptx75
+
+// Every form-kernels option that memopt-compile has as a flag
+// (include/memopt/Pipeline/KernelShapeOptions.def) is a pipeline option.
+// SHAPES:      memopt-form-kernels{block-size=256 {{.*}}column-unroll=8 {{.*}}multiprocessors=7 {{.*}}row-prefetch=true row-register-elements=32 row-shared-elements=16
 
 func.func @f() {
   return

@@ -55,56 +55,12 @@ int main(int argc, char **argv) {
       llvm::cl::init(""));
   llvm::cl::opt<std::string> chip("chip", llvm::cl::desc("NVVM chip"),
                                   llvm::cl::init("sm_90"));
-  llvm::cl::opt<unsigned> rowChunks(
-      "row-chunks-per-thread",
-      llvm::cl::desc("Row kernels: vector chunks each thread holds"),
-      llvm::cl::init(8));
-  llvm::cl::opt<unsigned> columnRows(
-      "column-rows-per-block",
-      llvm::cl::desc("Column reductions: rows per block"), llvm::cl::init(256));
-  llvm::cl::opt<unsigned> columnUnroll(
-      "column-unroll",
-      llvm::cl::desc("Column reductions: rows loaded per iteration"),
-      llvm::cl::init(16));
-  llvm::cl::opt<unsigned> columnSlice(
-      "column-slice-bytes",
-      llvm::cl::desc("Whole-column reductions: contiguous row bytes per block"),
-      llvm::cl::init(64));
-  llvm::cl::opt<unsigned> blockSize(
-      "block-size",
-      llvm::cl::desc("Threads per block of elementwise, naive and column "
-                     "kernels"),
-      llvm::cl::init(256));
-  llvm::cl::opt<unsigned> rowRegisterElements(
-      "row-register-elements",
-      llvm::cl::desc("Row kernels: most row elements per thread kept in "
-                     "registers; longer rows are streamed in tiles"),
-      llvm::cl::init(32));
-  llvm::cl::opt<unsigned> maxClusterSize(
-      "max-cluster-size",
-      llvm::cl::desc("Row kernels: most blocks of a thread-block cluster "
-                     "sharing a row too long for one block's registers (1: "
-                     "stream such rows)"),
-      llvm::cl::init(16));
-  llvm::cl::opt<unsigned> clusterBlockThreads(
-      "cluster-block-threads",
-      llvm::cl::desc("Row kernels split over a cluster: threads per block"),
-      llvm::cl::init(512));
-  llvm::cl::opt<bool> rowPrefetch(
-      "row-prefetch",
-      llvm::cl::desc("Row kernels split over a cluster: persistent clusters "
-                     "prefetching their next row into shared memory"),
-      llvm::cl::init(false));
-  llvm::cl::opt<unsigned> rowSharedElements(
-      "row-shared-elements",
-      llvm::cl::desc("Row kernels split over a cluster: elements per thread "
-                     "held in shared memory besides those in registers"),
-      llvm::cl::init(32));
-  llvm::cl::opt<unsigned> multiprocessors(
-      "multiprocessors",
-      llvm::cl::desc("Streaming multiprocessors of the target (sizes "
-                     "persistent grids)"),
-      llvm::cl::init(132));
+  // The form-kernels options, defaults from Passes.td.
+#define MEMOPT_KERNEL_SHAPE_OPTION(TYPE, FIELD, FLAG, DESC)                    \
+  llvm::cl::opt<TYPE> FIELD##Flag(                                             \
+      FLAG, llvm::cl::desc(DESC),                                              \
+      llvm::cl::init(MemoptFormKernelsPassOptions().FIELD));
+#include "memopt/Pipeline/KernelShapeOptions.def"
   llvm::cl::opt<unsigned> stages(
       "stages",
       llvm::cl::desc("Software pipelining: tiles in flight (1 = no "
@@ -140,19 +96,11 @@ int main(int argc, char **argv) {
     return 1;
   MemoptPipelineConfig config;
   config.chip = chip;
-  config.rowChunksPerThread = rowChunks;
-  config.columnRowsPerBlock = columnRows;
-  config.columnUnroll = columnUnroll;
   config.bankFix = bankFix;
-  config.columnSliceBytes = columnSlice;
-  config.blockSize = blockSize;
-  config.rowRegisterElements = rowRegisterElements;
   config.pipelineStages = stages;
-  config.maxClusterSize = maxClusterSize;
-  config.clusterBlockThreads = clusterBlockThreads;
-  config.rowPrefetch = rowPrefetch;
-  config.rowSharedElements = rowSharedElements;
-  config.multiprocessors = multiprocessors;
+#define MEMOPT_KERNEL_SHAPE_OPTION(TYPE, FIELD, FLAG, DESC)                    \
+  config.formKernels.FIELD = FIELD##Flag;
+#include "memopt/Pipeline/KernelShapeOptions.def"
   StringRef stem = llvm::sys::path::filename(output);
   FailureOr<Artifact> artifact =
       compileArtifact(*module, kind, config, stem, function);

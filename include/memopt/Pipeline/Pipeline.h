@@ -15,7 +15,7 @@
 #ifndef MEMOPT_PIPELINE_PIPELINE_H
 #define MEMOPT_PIPELINE_PIPELINE_H
 
-#include "memopt/Transforms/Options.h"
+#include "memopt/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 
 #include <string>
@@ -30,29 +30,14 @@ struct MemoptPipelineConfig {
   std::string features = "+ptx80";
   /// LLVM optimization level of the NVPTX backend.
   unsigned optLevel = 3;
-  /// Threads per block of naive and elementwise kernels.
-  unsigned blockSize = 256;
-  /// Largest CTA of the target.
-  unsigned maxThreadsPerBlock = 1024;
-  /// Kernel formation strategy; the baseline pipeline forces Naive.
-  KernelStrategy strategy = KernelStrategy::Fused;
+  /// memopt-form-kernels' options (defaults from Passes.td): the strategy
+  /// (the baseline pipeline forces naive kernels) and the kernels' shapes.
+  MemoptFormKernelsPassOptions formKernels;
   /// Split record arrays read at a few fields into per-field arrays (the
   /// layout stage); the baseline pipeline forces false.
   bool aosToSoa = true;
   /// With aosToSoa: keep the function signature and extract fields inside.
   bool keepSignature = false;
-  /// Kernel shape tuning (see memopt-form-kernels' options).
-  unsigned rowChunksPerThread = 8;
-  unsigned columnRowsPerBlock = 256;
-  unsigned columnUnroll = 16;
-  unsigned columnSliceBytes = 64;
-  unsigned rowRegisterElements = 32;
-  unsigned maxClusterSize = 16;
-  unsigned clusterBlockThreads = 512;
-  bool rowPrefetch = false;
-  unsigned rowSharedElements = 32;
-  /// Streaming multiprocessors of the target (H100/H200 SXM: 132).
-  unsigned multiprocessors = 132;
   /// Software pipelining of tile loops (memopt-pipeline-loads): tiles in
   /// flight, 0 = from the shared-memory budget.
   unsigned pipelineStages = 0;
@@ -98,11 +83,11 @@ LogicalResult buildCpuReferencePipeline(OpPassManager &pm);
 /// memopt-launch-to-loops) to the LLVM dialect for the CPU.
 LogicalResult buildHostLoweringStage(OpPassManager &pm);
 
-/// After buildFrontStages: forms kernels with `config.strategy`, runs them
+/// After buildFrontStages: forms kernels with `config.formKernels.strategy`, runs them
 /// as host loops and lowers for the CPU.
 LogicalResult buildHostEmulationBackend(OpPassManager &pm,
                                         const MemoptPipelineConfig &config);
-/// Forms kernels with `config.strategy`, runs them as host loops
+/// Forms kernels with `config.formKernels.strategy`, runs them as host loops
 /// (memopt-launch-to-loops) and lowers everything for the CPU: CPU
 /// differential testing of kernel formation.
 LogicalResult buildHostEmulationPipeline(OpPassManager &pm,
