@@ -1492,6 +1492,17 @@ static void emitOnlineSoftmax(OpBuilder &b, EmitState &st, const Group &group,
     st.scalarValues[maxRoot] = rowMax;
 }
 
+/// Static shared bytes of a row kernel's block: the warp partials of its
+/// reductions (`exchange`, when the block has more than one warp) and
+/// `totalsCopies` rows of their totals.
+static int64_t blockStaticBytes(MemRefType exchange, bool warpPartials,
+                                int64_t totalsCopies) {
+  int64_t elements = totalsCopies * exchange.getDimSize(0);
+  if (warpPartials)
+    elements += exchange.getNumElements();
+  return elements * getElementBytes(exchange.getElementType());
+}
+
 /// Most blocks of a cluster every sm_90 part schedules (larger ones are
 /// non-portable and pack worse into the GPCs).
 static constexpr int64_t kPortableClusterSize = 8;
@@ -1823,10 +1834,8 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
       int64_t perMultiprocessor =
           std::max<int64_t>(1, target.maxThreadsPerBlock / blockThreads);
       int64_t inRegisters = std::min(maxChunks, total);
-      // The block's static buffers: warp partials and the totals.
       int64_t staticBytes =
-          (exchange->getNumElements() + exchange->getDimSize(0)) *
-          getElementBytes(exchange->getElementType());
+          blockStaticBytes(*exchange, t > (int64_t)target.warpSize, 1);
       bool tooBig = false;
       SmallVector<StagedInput> in = selectStagedInputs(
           group, target, total - inRegisters, t, vec, perMultiprocessor,
@@ -1863,13 +1872,9 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
                                       exchange->getElementType(), AffineMap(),
                                       exchange->getMemorySpace()));
   } else if (clusterSize > 1) {
-    int64_t staticBytes = 0;
-    for (Type t : wgTypes)
-      staticBytes += cast<MemRefType>(t).getNumElements() *
-                     getElementBytes(cast<MemRefType>(t).getElementType());
     // Totals of two rows (see RowCluster).
-    staticBytes += 2 * exchange->getDimSize(0) *
-                   getElementBytes(exchange->getElementType());
+    int64_t staticBytes =
+        blockStaticBytes(*exchange, threads > (int64_t)target.warpSize, 2);
     staged = planRowPrefetch(group, target, rows, clusterSize, threads,
                              numChunks, vec, shifted, blocksPerMultiprocessor,
                              staticBytes, gridClusters, stagingBytes);
