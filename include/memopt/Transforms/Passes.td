@@ -75,6 +75,21 @@ def MemoptFormKernelsPass
       shared-memory tile. Intermediates used only inside a group never reach
       DRAM. Ops that fit no strategy fall back to the naive form with a
       remark saying why.
+
+    Rows longer than `row-register-elements` per thread of the largest block
+    are split over a thread-block cluster (sm_90): each block holds a slice,
+    `row-register-elements` per thread in registers and `row-shared-elements`
+    more in shared memory (copied in with cp.async, read back in one pass
+    per reduction and one for the results), and the blocks combine their
+    totals through distributed shared memory, so the row is read once.
+    Softmax (a maximum, then the sum of exp(v - max)) exchanges once: each
+    block's maximum and its sum from it, combined online. Blocks have half
+    `cluster-block-threads` (four per multiprocessor) where the cluster then
+    stays within the portable 8 blocks, or within `max-cluster-size` when
+    the ops compute a math function of each element such as exp. Rows too
+    long for that, `max-cluster-size=1` and earlier chips stream the row in
+    tiles (one pass per reduction and one for the results), which
+    memopt-pipeline-loads prefetches.
   }];
   let dependentDialects = ["gpu::GPUDialect", "scf::SCFDialect",
                            "arith::ArithDialect", "memref::MemRefDialect",
@@ -108,7 +123,7 @@ def MemoptFormKernelsPass
            "Whole-column reductions: contiguous row bytes per block">,
     Option<"rowRegisterElements", "row-register-elements", "unsigned", "32",
            "Row kernels: most row elements per thread kept in registers; "
-           "longer rows are streamed in tiles">,
+           "longer rows are split over a cluster or streamed in tiles">,
     Option<"maxClusterSize", "max-cluster-size", "unsigned", "16",
            "Row kernels: most blocks of a thread-block cluster that share a "
            "row too long for one block's registers (1: stream such rows "
