@@ -35,7 +35,7 @@ static void addCleanup(OpPassManager &pm) {
 }
 
 LogicalResult mlir::memopt::buildInputStage(OpPassManager &pm,
-                                            const MemoptPipelineConfig &) {
+                                            const MemoptPipelineConfig &cfg) {
   // Check first: later passes assume the contract and would crash or
   // miscompile outside it.
   pm.addPass(createMemoptCheckInputContractPass());
@@ -44,6 +44,9 @@ LogicalResult mlir::memopt::buildInputStage(OpPassManager &pm,
   // Inputs read-only, outputs distinct: what bufferization must respect at
   // the boundary (after decomposition, since its copies are generics).
   pm.addNestedPass<func::FuncOp>(createMemoptPrepareBoundaryPass());
+  // The f64 reference: generics only from here, the boundary settled.
+  if (cfg.widenFloats)
+    pm.addNestedPass<func::FuncOp>(createMemoptWidenFloatsPass());
   return success();
 }
 

@@ -542,6 +542,7 @@ FailureOr<Artifact> mlir::memopt::compileArtifact(
     kindName = "optimized";
     break;
   case ArtifactKind::Reference:
+  case ArtifactKind::ReferenceF64:
     kindName = "reference";
     break;
   case ArtifactKind::BaselineOnHost:
@@ -559,6 +560,9 @@ FailureOr<Artifact> mlir::memopt::compileArtifact(
   MemoptPipelineConfig cfg = config;
   if (kind != ArtifactKind::Optimized && kind != ArtifactKind::OptimizedOnHost)
     cfg.formKernels.strategy = KernelStrategy::Naive;
+  cfg.widenFloats = kind == ArtifactKind::ReferenceF64;
+  if (cfg.widenFloats)
+    manifest["reference_precision"] = "f64";
   // The same stages as buildFrontStages, with a stop before bufferization
   // to read what the layout stage did to the results (out-parameters lose
   // result attributes).
@@ -626,7 +630,8 @@ FailureOr<Artifact> mlir::memopt::compileArtifact(
   } else {
     // The reference lowers the bufferized original function directly.
     PassManager back(ctx);
-    LogicalResult built = kind == ArtifactKind::Reference
+    LogicalResult built = kind == ArtifactKind::Reference ||
+                                  kind == ArtifactKind::ReferenceF64
                               ? buildHostLoweringStage(back)
                               : buildHostEmulationBackend(back, cfg);
     if (failed(built) || failed(back.run(*module)))

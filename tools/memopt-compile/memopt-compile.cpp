@@ -45,6 +45,9 @@ int main(int argc, char **argv) {
                      "memopt-pipeline: PTX + manifest"),
           clEnumValN(ArtifactKind::Reference, "reference",
                      "Original function for the CPU: .so + manifest"),
+          clEnumValN(ArtifactKind::ReferenceF64, "reference-f64",
+                     "Original function computed in f64 for the CPU, "
+                     "results rounded once: .so + manifest"),
           clEnumValN(ArtifactKind::BaselineOnHost, "baseline-host",
                      "Naive kernels run as host loops: .so + manifest"),
           clEnumValN(ArtifactKind::OptimizedOnHost, "optimized-host",

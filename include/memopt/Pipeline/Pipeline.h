@@ -38,6 +38,9 @@ struct MemoptPipelineConfig {
   bool aosToSoa = true;
   /// With aosToSoa: keep the function signature and extract fields inside.
   bool keepSignature = false;
+  /// The input stage computes the function's body in f64 (memopt-widen-
+  /// floats): for the f64 CPU reference only.
+  bool widenFloats = false;
   /// Software pipelining of tile loops (memopt-pipeline-loads): tiles in
   /// flight, 0 = from the shared-memory budget.
   unsigned pipelineStages = 0;

@@ -29,6 +29,10 @@ enum class ArtifactKind {
   Optimized,
   /// The original function lowered for the host: shared object + manifest.
   Reference,
+  /// The original function computed in f64 (arguments widened on entry,
+  /// results rounded once) for the host: shared object + manifest whose
+  /// pipeline is "reference", with "reference_precision": "f64".
+  ReferenceF64,
   /// The baseline kernels run as host loops: shared object + manifest (CPU
   /// differential testing of kernel formation).
   BaselineOnHost,

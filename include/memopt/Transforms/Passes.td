@@ -399,6 +399,25 @@ def MemoptPrepareBoundaryPass
                            "bufferization::BufferizationDialect"];
 }
 
+def MemoptWidenFloatsPass
+    : Pass<"memopt-widen-floats", "func::FuncOp"> {
+  let summary = "Compute a tensor-level function's body in f64";
+  let description = [{
+    For the f64 CPU reference (memopt-compile --pipeline=reference-f64):
+    after the input stage, every f16, bf16 and f32 value in the body of the
+    function becomes f64 (tensors, block arguments, constants; conversions
+    between those float types disappear), the arguments are widened on
+    entry and the results rounded to their types on return, so the
+    signature is unchanged. The reference is then the function's value
+    computed in f64 and rounded once, where the literal one sums long rows
+    in the element type (softmax over 131072 f16 values stalls near 2048).
+    An op or type outside what the input stage produces (generics, empty
+    and reshaped tensors, arith, math; no bitcasts) is an error naming it.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
+                           "arith::ArithDialect"];
+}
+
 def MemoptAosToSoaPass : Pass<"memopt-aos-to-soa", "ModuleOp"> {
   let summary = "Split array-of-records function arguments read at a few "
                 "constant fields into one array per field";
