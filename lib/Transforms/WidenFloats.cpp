@@ -166,12 +166,6 @@ struct MemoptWidenFloatsPass final
       if (isa<arith::ExtFOp, arith::TruncFOp>(op))
         casts.push_back(op);
     });
-    // Conversions between the widened floats are now f64 to f64.
-    for (Operation *op : casts)
-      if (op->getOperand(0).getType() == op->getResult(0).getType()) {
-        op->getResult(0).replaceAllUsesWith(op->getOperand(0));
-        op->erase();
-      }
     // Arguments are widened on entry, results rounded on return.
     OpBuilder b(func.getContext());
     b.setInsertionPointToStart(&entry);
@@ -182,6 +176,13 @@ struct MemoptWidenFloatsPass final
       Value w = castValue<arith::ExtFOp>(b, func.getLoc(), arg, wide);
       arg.replaceAllUsesExcept(w, w.getDefiningOp());
     }
+    // Conversions between the widened floats are now f64 to f64 (checked
+    // once the arguments are widened: a conversion of an argument too).
+    for (Operation *op : casts)
+      if (op->getOperand(0).getType() == op->getResult(0).getType()) {
+        op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+        op->erase();
+      }
     func.walk([&](func::ReturnOp ret) {
       b.setInsertionPoint(ret);
       for (auto [operand, type] : llvm::zip(

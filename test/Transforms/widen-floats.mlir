@@ -45,3 +45,23 @@ func.func @mixed(%x: tensor<4x8xf16>, %s: f32, %n: tensor<4xi32>) -> (tensor<4x8
   } -> tensor<4xf32>
   return %y, %z : tensor<4x8xf16>, tensor<4xf32>
 }
+
+// A conversion of a scalar argument inside a body (captured from above)
+// disappears once the argument is widened on entry.
+// CHECK-LABEL: func.func @captured_scalar
+// CHECK-SAME:    (%[[X:.+]]: tensor<8xf32>, %[[S:.+]]: f16) -> tensor<8xf32>
+// CHECK:         %[[SW:.+]] = arith.extf %[[S]] : f16 to f64
+// CHECK:         linalg.generic
+// CHECK-NEXT:    ^bb0(%[[A:.+]]: f64, %{{.+}}: f64):
+// CHECK-NEXT:      %[[M:.+]] = arith.mulf %[[A]], %[[SW]] : f64
+// CHECK-NEXT:      linalg.yield %[[M]] : f64
+func.func @captured_scalar(%x: tensor<8xf32>, %s: f16) -> tensor<8xf32> {
+  %e = tensor.empty() : tensor<8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %w = arith.extf %s : f16 to f32
+    %m = arith.mulf %a, %w : f32
+    linalg.yield %m : f32
+  } -> tensor<8xf32>
+  return %y : tensor<8xf32>
+}
