@@ -49,6 +49,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/memopt
   FILES_MATCHING
   PATTERN "*.h"
   PATTERN "*.td"
+  PATTERN "*.def"
   PATTERN "CMakeLists.txt" EXCLUDE
   )
 install(DIRECTORY ${PROJECT_BINARY_DIR}/include/memopt

@@ -17,7 +17,10 @@
 
 #include "memopt/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace mlir::memopt {
@@ -50,13 +53,30 @@ static bool isHandled(Type t) {
 }
 
 /// Scalar `v` converted to float type `to`. f64 to bf16 goes through f32
-/// (the host has no direct conversion; the double rounding can move a
-/// result that lies exactly between two bf16 values by one unit).
+/// (the host has no direct conversion), rounded to odd there so that the
+/// bf16 rounding after it is the correctly rounded one: an inexact f32 value
+/// is the one toward zero with its last bit set.
 template <typename CastOp>
 static Value castScalar(OpBuilder &b, Location loc, Value v, Type to) {
   if (std::is_same_v<CastOp, arith::TruncFOp> && to.isBF16() &&
-      v.getType().isF64())
-    v = arith::TruncFOp::create(b, loc, b.getF32Type(), v);
+      v.getType().isF64()) {
+    Type f32 = b.getF32Type(), i32 = b.getI32Type();
+    Value t = arith::TruncFOp::create(b, loc, f32, v);
+    Value back = arith::ExtFOp::create(b, loc, b.getF64Type(), t);
+    // (NaN compares false: kept as it is.)
+    Value inexact =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, back, v);
+    Value awayFromZero = arith::CmpFOp::create(
+        b, loc, arith::CmpFPredicate::OGT, math::AbsFOp::create(b, loc, back),
+        math::AbsFOp::create(b, loc, v));
+    Value bits = arith::BitcastOp::create(b, loc, i32, t);
+    Value one = arith::ConstantIntOp::create(b, loc, i32, 1);
+    Value towardZero = arith::SelectOp::create(
+        b, loc, awayFromZero, arith::SubIOp::create(b, loc, bits, one), bits);
+    Value odd = arith::BitcastOp::create(
+        b, loc, f32, arith::OrIOp::create(b, loc, towardZero, one));
+    v = arith::SelectOp::create(b, loc, inexact, odd, t);
+  }
   return CastOp::create(b, loc, to, v);
 }
 
@@ -125,6 +145,14 @@ struct MemoptWidenFloatsPass final
               tensor::CollapseShapeOp, func::ReturnOp>(op) ||
           isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
               op->getDialect());
+      // A float constant this pass cannot convert (dense_resource, ...).
+      if (auto constant = dyn_cast<arith::ConstantOp>(op))
+        if (isa<FloatType>(getElementTypeOrSelf(constant.getType())) &&
+            !isa<FloatAttr, DenseFPElementsAttr>(constant.getValue())) {
+          op->emitError("cannot compute the reference in f64: constant ")
+              << constant.getValue() << " is not widened";
+          return WalkResult::interrupt();
+        }
       if (!known || isa<arith::BitcastOp>(op)) {
         op->emitError("cannot compute the reference in f64: '")
             << op->getName() << "' is not widened";

@@ -21,3 +21,26 @@ func.func @named(%x: tensor<4x8xf32>, %y: tensor<8x4xf32>) -> tensor<4x4xf32> {
   %z = linalg.matmul ins(%x, %y : tensor<4x8xf32>, tensor<8x4xf32>) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
   return %z : tensor<4x4xf32>
 }
+
+// -----
+
+// A float constant held as a resource blob is not converted: refused.
+func.func @resource(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{cannot compute the reference in f64: constant}}
+  %c = arith.constant dense_resource<blob1> : tensor<4xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x, %c : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      blob1: "0x040000000000803F0000803F0000803F0000803F"
+    }
+  }
+#-}

@@ -39,7 +39,8 @@ struct MemoptPipelineConfig {
   /// With aosToSoa: keep the function signature and extract fields inside.
   bool keepSignature = false;
   /// The input stage computes the function's body in f64 (memopt-widen-
-  /// floats): for the f64 CPU reference only.
+  /// floats): for the f64 CPU reference only (kernels formed after it would
+  /// compute in f64 too).
   bool widenFloats = false;
   /// Software pipelining of tile loops (memopt-pipeline-loads): tiles in
   /// flight, 0 = from the shared-memory budget.

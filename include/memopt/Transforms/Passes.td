@@ -411,11 +411,16 @@ def MemoptWidenFloatsPass
     signature is unchanged. The reference is then the function's value
     computed in f64 and rounded once, where the literal one sums long rows
     in the element type (softmax over 131072 f16 values stalls near 2048).
-    An op or type outside what the input stage produces (generics, empty
-    and reshaped tensors, arith, math; no bitcasts) is an error naming it.
+    bf16 results are rounded through f32 rounded to odd, so that they are
+    correctly rounded too. Rounding the function asks for in between (a
+    truncation to f16 and back) is dropped with the rest: a kernel that
+    keeps it may differ from this reference by that rounding. An op, type
+    or constant outside what the input stage produces (generics, empty and
+    reshaped tensors, arith, math; no bitcasts, no dense_resource floats) is
+    an error naming it.
   }];
   let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
-                           "arith::ArithDialect"];
+                           "arith::ArithDialect", "math::MathDialect"];
 }
 
 def MemoptAosToSoaPass : Pass<"memopt-aos-to-soa", "ModuleOp"> {
