@@ -13,6 +13,8 @@
 
 #include "memopt/Transforms/Passes.h"
 
+#include "TensorUtils.h"
+
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -27,19 +29,9 @@ using namespace mlir::memopt;
 
 /// An identity linalg.generic copying `v` into a new tensor.
 static Value copyTensor(OpBuilder &b, Location loc, Value v) {
-  auto type = cast<RankedTensorType>(v.getType());
-  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                        type.getElementType());
-  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
-  SmallVector<utils::IteratorType> iters(type.getRank(),
-                                         utils::IteratorType::parallel);
-  auto copy = linalg::GenericOp::create(
-      b, loc, TypeRange{type}, ValueRange{v}, ValueRange{empty},
-      ArrayRef<AffineMap>{id, id}, iters,
-      [](OpBuilder &nb, Location l, ValueRange args) {
-        linalg::YieldOp::create(nb, l, args[0]);
-      });
-  return copy.getResult(0);
+  return createElementwiseGeneric(
+      b, loc, v, cast<RankedTensorType>(v.getType()).getElementType(),
+      [](OpBuilder &, Location, Value x) { return x; });
 }
 
 namespace {

@@ -17,6 +17,8 @@
 
 #include "memopt/Transforms/Passes.h"
 
+#include "TensorUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -52,17 +54,18 @@ static bool isHandled(Type t) {
   return t.isIntOrIndex() || isNarrowFloat(t) || t.isF64();
 }
 
-/// Scalar `v` converted to float type `to`. f64 to bf16 goes through f32
-/// (the host has no direct conversion), rounded to odd there so that the
-/// bf16 rounding after it is the correctly rounded one: an inexact f32 value
-/// is the one toward zero with its last bit set.
-template <typename CastOp>
-static Value castScalar(OpBuilder &b, Location loc, Value v, Type to) {
-  if (std::is_same_v<CastOp, arith::TruncFOp> && to.isBF16() &&
-      v.getType().isF64()) {
+/// Scalar float `v` extended or truncated to float type `to`. f64 to bf16
+/// goes through f32 (the host has no direct conversion), rounded to odd
+/// there so that the bf16 rounding after it is the correctly rounded one: an
+/// inexact f32 value is the one toward zero with its last bit set.
+static Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (to.getIntOrFloatBitWidth() > from.getIntOrFloatBitWidth())
+    return arith::ExtFOp::create(b, loc, to, v);
+  if (to.isBF16() && from.isF64()) {
     Type f32 = b.getF32Type(), i32 = b.getI32Type();
     Value t = arith::TruncFOp::create(b, loc, f32, v);
-    Value back = arith::ExtFOp::create(b, loc, b.getF64Type(), t);
+    Value back = arith::ExtFOp::create(b, loc, from, t);
     // (NaN compares false: kept as it is.)
     Value inexact =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, back, v);
@@ -77,37 +80,18 @@ static Value castScalar(OpBuilder &b, Location loc, Value v, Type to) {
         b, loc, f32, arith::OrIOp::create(b, loc, towardZero, one));
     v = arith::SelectOp::create(b, loc, inexact, odd, t);
   }
-  return CastOp::create(b, loc, to, v);
+  return arith::TruncFOp::create(b, loc, to, v);
 }
 
-/// An elementwise linalg.generic converting tensor `v` to element type
-/// `to` with `CastOp` (arith.extf or arith.truncf).
-template <typename CastOp>
-static Value castTensor(OpBuilder &b, Location loc, Value v,
-                        RankedTensorType to) {
-  auto from = cast<RankedTensorType>(v.getType());
-  Value empty = tensor::EmptyOp::create(b, loc, from.getShape(),
-                                        to.getElementType());
-  AffineMap id = b.getMultiDimIdentityMap(from.getRank());
-  SmallVector<utils::IteratorType> iters(from.getRank(),
-                                         utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{to}, ValueRange{v}, ValueRange{empty},
-             ArrayRef<AffineMap>{id, id}, iters,
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               linalg::YieldOp::create(
-                   nb, l, castScalar<CastOp>(nb, l, args[0],
-                                             to.getElementType()));
-             })
-      .getResult(0);
-}
-
-/// `v` converted to type `to` (a tensor or scalar float type).
-template <typename CastOp>
-static Value castValue(OpBuilder &b, Location loc, Value v, Type to) {
+/// `v` (a float or a tensor of floats) converted to type `to`.
+static Value convertValue(OpBuilder &b, Location loc, Value v, Type to) {
   if (auto tensor = dyn_cast<RankedTensorType>(to))
-    return castTensor<CastOp>(b, loc, v, tensor);
-  return castScalar<CastOp>(b, loc, v, to);
+    return createElementwiseGeneric(b, loc, v, tensor.getElementType(),
+                                    [&](OpBuilder &nb, Location l, Value x) {
+                                      return convertFloat(
+                                          nb, l, x, tensor.getElementType());
+                                    });
+  return convertFloat(b, loc, v, to);
 }
 
 /// `attr` (a float or dense float constant) in f64.
@@ -201,7 +185,7 @@ struct MemoptWidenFloatsPass final
       Type wide = widen(arg.getType());
       if (wide == arg.getType() || arg.use_empty())
         continue;
-      Value w = castValue<arith::ExtFOp>(b, func.getLoc(), arg, wide);
+      Value w = convertValue(b, func.getLoc(), arg, wide);
       arg.replaceAllUsesExcept(w, w.getDefiningOp());
     }
     // Conversions between the widened floats are now f64 to f64 (checked
@@ -216,8 +200,7 @@ struct MemoptWidenFloatsPass final
       for (auto [operand, type] : llvm::zip(
                ret->getOpOperands(), func.getFunctionType().getResults()))
         if (operand.get().getType() != type)
-          operand.set(castValue<arith::TruncFOp>(b, ret.getLoc(),
-                                                 operand.get(), type));
+          operand.set(convertValue(b, ret.getLoc(), operand.get(), type));
     });
   }
 };

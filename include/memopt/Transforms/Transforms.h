@@ -77,12 +77,14 @@ struct KernelTargetInfo {
   /// Rows split over a cluster: elements per thread held in shared memory
   /// besides the `rowRegisterElements` in registers (0: registers only).
   /// Each block then holds a longer slice, so fewer threads share a row:
-  /// clusters of 8 instead of 16 blocks for rows of 262144 f32 (30 fit at
-  /// once, against 14), and for rows of 65536 clusters of 4 blocks of half
-  /// `clusterBlockThreads` (four per multiprocessor; 124 fit). On an H200:
-  /// RMSNorm 93.1% / 89.2% of copy against 90.9 / 73.7 with registers only,
-  /// softmax 91.3 / 79.3 against 77.4 / 61.3
-  /// (bench/results/2026-11-30-run10-*/r3, r4).
+  /// for rows of 65536 f32 clusters of 4 blocks of half
+  /// `clusterBlockThreads` (four per multiprocessor; 124 fit at once), for
+  /// 262144 clusters of 8 of 512 (30 fit, against 14 of 16 with registers
+  /// only), or of 16 of 256 when the ops compute exp or the like per
+  /// element (softmax). On an H200: RMSNorm 92.9% / 89.1% of copy against
+  /// 90.9 / 73.7 with registers only, softmax 94.7 / 88.5 against
+  /// 77.4 / 61.3 (bench/results/2026-11-30-run10-*/r3,
+  /// 2026-11-30-run11-*/r4).
   unsigned rowSharedElements = 32;
   /// Most shared memory one CTA may use with opt-in (sm_90: 227 KiB).
   unsigned maxSharedMemoryPerBlock = 227 * 1024;

@@ -2012,19 +2012,29 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
   // The part of the slice held in shared memory: chunks numChunks.. of the
   // block, copied in now (while the registers' chunks load) and read back
   // by passes that replay the elementwise ops for one chunk at a time.
-  SmallVector<Value> sharedBase, sharedValid;
-  for (int64_t j = 0; j < sharedChunks; ++j) {
+  // Shared chunk `j` of this thread: its first element and whether it lies
+  // in the row (null when every chunk does).
+  auto sharedChunkAt = [&](Value j) -> std::pair<Value, Value> {
     Value chunk = arith::AddIOp::create(
         b, loc, sliceStart,
-        arith::AddIOp::create(b, loc, cIdx(b, loc, (numChunks + j) * threads),
-                              tid));
-    sharedBase.push_back(
-        arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec)));
-    sharedValid.push_back(
-        mayPassRow ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                           chunk, cIdx(b, loc, chunksPerRow))
-                         .getResult()
-                   : Value());
+        arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(
+                b, loc, arith::AddIOp::create(b, loc, j, cIdx(b, loc, numChunks)),
+                cIdx(b, loc, threads)),
+            tid));
+    Value base = arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec));
+    Value valid;
+    if (mayPassRow)
+      valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, chunk,
+                                    cIdx(b, loc, chunksPerRow));
+    return {base, valid};
+  };
+  SmallVector<Value> sharedBase, sharedValid;
+  for (int64_t j = 0; j < sharedChunks; ++j) {
+    auto [base, valid] = sharedChunkAt(cIdx(b, loc, j));
+    sharedBase.push_back(base);
+    sharedValid.push_back(valid);
   }
   if (sharedChunks > 0) {
     Value dyn = gpu::DynamicSharedMemoryOp::create(
@@ -2060,23 +2070,9 @@ static FailureOr<gpu::LaunchOp> emitRowKernel(RewriterBase &b, Group &group,
     auto savedCache = std::move(st.loadCache);
     Value result = emitChunkPass(
         b, st, group, vectorOps, reduce, sharedChunks, [&](Value j) {
-          Value chunk = arith::AddIOp::create(
-              b, loc, sliceStart,
-              arith::AddIOp::create(
-                  b, loc,
-                  arith::MulIOp::create(
-                      b, loc,
-                      arith::AddIOp::create(b, loc, j,
-                                            cIdx(b, loc, numChunks)),
-                      cIdx(b, loc, threads)),
-                  tid));
-          st.chunkBase = {
-              arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec))};
-          st.chunkValid = {mayPassRow ? arith::CmpIOp::create(
-                                            b, loc, arith::CmpIPredicate::ult,
-                                            chunk, cIdx(b, loc, chunksPerRow))
-                                            .getResult()
-                                      : Value()};
+          auto [base, valid] = sharedChunkAt(j);
+          st.chunkBase = {base};
+          st.chunkValid = {valid};
           st.stagedChunk = j;
           st.stagedTid = tid;
         });

@@ -1,0 +1,33 @@
+//===- TensorUtils.cpp - tensor-level helpers of memopt passes -*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorUtils.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+Value mlir::memopt::createElementwiseGeneric(
+    OpBuilder &b, Location loc, Value input, Type elementType,
+    function_ref<Value(OpBuilder &, Location, Value)> body) {
+  auto from = cast<RankedTensorType>(input.getType());
+  auto to = from.clone(elementType);
+  Value empty =
+      tensor::EmptyOp::create(b, loc, from.getShape(), elementType);
+  AffineMap id = b.getMultiDimIdentityMap(from.getRank());
+  SmallVector<utils::IteratorType> iters(from.getRank(),
+                                         utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{to}, ValueRange{input}, ValueRange{empty},
+             ArrayRef<AffineMap>{id, id}, iters,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, body(nb, l, args[0]));
+             })
+      .getResult(0);
+}

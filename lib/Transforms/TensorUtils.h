@@ -1,0 +1,25 @@
+//===- TensorUtils.h - tensor-level helpers of memopt passes ---*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_LIB_TRANSFORMS_TENSORUTILS_H
+#define MEMOPT_LIB_TRANSFORMS_TENSORUTILS_H
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::memopt {
+
+/// A linalg.generic over every element of static tensor `input` into a new
+/// tensor (tensor.empty) of `elementType`, whose body yields
+/// `body(element)`: the form the input stage leaves every op in.
+Value createElementwiseGeneric(
+    OpBuilder &b, Location loc, Value input, Type elementType,
+    function_ref<Value(OpBuilder &, Location, Value)> body);
+
+} // namespace mlir::memopt
+
+#endif // MEMOPT_LIB_TRANSFORMS_TENSORUTILS_H
