@@ -2,10 +2,20 @@
 # Compiles every workload (examples/*.mlir and bench/inputs/*.mlir) into the
 # artifacts memopt-run loads on a GPU host: <name>.{baseline,optimized}.{ptx,json}
 # and <name>.reference.{so,json}. Runs on the build machine (needs memopt-compile).
-# Usage: bench/make_artifacts.sh BUILD_DIR OUT_DIR
+# Usage: bench/make_artifacts.sh BUILD_DIR OUT_DIR [--kernels-only]
+# --kernels-only skips the CPU references (scripts/compare-builds.sh diffs
+# only PTX and manifests).
 set -euo pipefail
 BUILD=${1:?build dir}
 OUT=${2:?output dir}
+KERNELS_ONLY=0
+[[ "${3:-}" == --kernels-only ]] && KERNELS_ONLY=1
+memopt_compile() {
+  if [[ $KERNELS_ONLY == 1 ]] && [[ " $* " == *" --pipeline=reference "* ]]; then
+    return 0
+  fi
+  "$BUILD/bin/memopt-compile" "$@"
+}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$HERE")
 mkdir -p "$OUT"
@@ -13,7 +23,7 @@ for f in "$ROOT"/examples/*.mlir "$HERE"/inputs/*.mlir; do
   name=$(basename "$f" .mlir)
   name=${name%%_*}
   for p in baseline optimized reference; do
-    "$BUILD/bin/memopt-compile" "$f" --pipeline=$p -o "$OUT/$name.$p"
+    memopt_compile "$f" --pipeline=$p -o "$OUT/$name.$p"
   done
   echo "compiled $name"
 done
@@ -22,7 +32,7 @@ done
 for f in "$ROOT"/test/Inputs/contract/*.mlir; do
   name=c-$(basename "$f" .mlir | tr '_' '-')
   for p in baseline optimized reference; do
-    "$BUILD/bin/memopt-compile" "$f" --pipeline=$p -o "$OUT/$name.$p"
+    memopt_compile "$f" --pipeline=$p -o "$OUT/$name.$p"
   done
   echo "compiled $name"
 done
@@ -33,23 +43,23 @@ done
 # alternating totals.
 for f in softmax_long_7x40000 softmax_masked_long_2x69632 rmsnorm_long_bf16_3x131080; do
   name=c-$(echo $f | tr '_' '-')-sh
-  "$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=baseline -o "$OUT/$name.baseline"
-  "$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=optimized --row-shared-elements=32 -o "$OUT/$name.optimized"
-  "$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=reference -o "$OUT/$name.reference"
+  memopt_compile "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=baseline -o "$OUT/$name.baseline"
+  memopt_compile "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=optimized --row-shared-elements=32 -o "$OUT/$name.optimized"
+  memopt_compile "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=reference -o "$OUT/$name.reference"
   echo "compiled $name"
   name=c-$(echo $f | tr '_' '-')-p1
-  "$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=baseline -o "$OUT/$name.baseline"
-  "$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=optimized --row-prefetch --multiprocessors=1 -o "$OUT/$name.optimized"
-  "$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=reference -o "$OUT/$name.reference"
+  memopt_compile "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=baseline -o "$OUT/$name.baseline"
+  memopt_compile "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=optimized --row-prefetch --multiprocessors=1 -o "$OUT/$name.optimized"
+  memopt_compile "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=reference -o "$OUT/$name.reference"
   echo "compiled $name"
 done
 # Online softmax over clusters of 9 blocks (non-portable) holding 16
 # elements per thread in registers and 16 in shared memory.
 f=softmax_long_2x69632
 name=c-$(echo $f | tr '_' '-')-c9
-"$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=baseline -o "$OUT/$name.baseline"
-"$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=optimized --row-register-elements=16 --row-shared-elements=16 -o "$OUT/$name.optimized"
-"$BUILD/bin/memopt-compile" "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=reference -o "$OUT/$name.reference"
+memopt_compile "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=baseline -o "$OUT/$name.baseline"
+memopt_compile "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=optimized --row-register-elements=16 --row-shared-elements=16 -o "$OUT/$name.optimized"
+memopt_compile "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=reference -o "$OUT/$name.reference"
 echo "compiled $name"
 # The W5 transpose with each bank-conflict repair (the default is auto):
 # Nsight Compute compares their conflicts and the model's prediction.
@@ -57,8 +67,8 @@ for m in none pad swizzle; do
   name=w5$m
   cp "$OUT/w5.baseline.ptx" "$OUT/$name.baseline.ptx"
   sed 's/"w5.baseline.ptx"/"'$name'.baseline.ptx"/' "$OUT/w5.baseline.json" > "$OUT/$name.baseline.json"
-  "$BUILD/bin/memopt-compile" "$ROOT/examples/w5_transpose.mlir" --pipeline=optimized --bank-fix=$m -o "$OUT/$name.optimized"
-  "$BUILD/bin/memopt-compile" "$ROOT/examples/w5_transpose.mlir" --pipeline=reference -o "$OUT/$name.reference"
+  memopt_compile "$ROOT/examples/w5_transpose.mlir" --pipeline=optimized --bank-fix=$m -o "$OUT/$name.optimized"
+  memopt_compile "$ROOT/examples/w5_transpose.mlir" --pipeline=reference -o "$OUT/$name.reference"
   echo "compiled $name"
 done
 # W1-W8 at 2-4x the bytes (16384 rows -> 65536, 8192^2 -> 16384^2, W6 x2
@@ -81,8 +91,8 @@ variant() { # workload, variant name, memopt-compile flags...
   shift 2
   cp "$OUT/$w.baseline.ptx" "$OUT/$name.baseline.ptx"
   sed 's/"'$w'.baseline.ptx"/"'$name'.baseline.ptx"/' "$OUT/$w.baseline.json" > "$OUT/$name.baseline.json"
-  "$BUILD/bin/memopt-compile" "$HERE/inputs/$w.mlir" --pipeline=optimized "$@" -o "$OUT/$name.optimized"
-  "$BUILD/bin/memopt-compile" "$HERE/inputs/$w.mlir" --pipeline=reference -o "$OUT/$name.reference"
+  memopt_compile "$HERE/inputs/$w.mlir" --pipeline=optimized "$@" -o "$OUT/$name.optimized"
+  memopt_compile "$HERE/inputs/$w.mlir" --pipeline=reference -o "$OUT/$name.reference"
   echo "compiled $name"
 }
 for w in rml65k rml256k sml65k sml256k; do
@@ -109,7 +119,7 @@ for f in "$ROOT"/examples/*.mlir; do
   name=$(basename "$f" .mlir); name=${name%%_*}
   sed 's/16384x/65536x/g; s/8192x8192/16384x16384/g; s/33554432/67108864/g' "$f" > "$OUT/large/$name.mlir"
   for p in baseline optimized reference; do
-    "$BUILD/bin/memopt-compile" "$OUT/large/$name.mlir" --pipeline=$p -o "$OUT/large/$name.$p" 2>/dev/null
+    memopt_compile "$OUT/large/$name.mlir" --pipeline=$p -o "$OUT/large/$name.$p" 2>/dev/null
   done
   rm "$OUT/large/$name.mlir"
   echo "compiled large $name"

@@ -10,18 +10,48 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::memopt;
 
 #include "memopt/Dialect/MemoptDialect.cpp.inc"
 
+#include "memopt/Dialect/MemoptEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "memopt/Dialect/MemoptAttrs.cpp.inc"
+
 void MemoptDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "memopt/Dialect/MemoptOps.cpp.inc"
       >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "memopt/Dialect/MemoptAttrs.cpp.inc"
+      >();
+}
+
+void KernelGroupOp::build(OpBuilder &builder, OperationState &state) {
+  Region *body = state.addRegion();
+  body->push_back(new Block());
+}
+
+LogicalResult KernelGroupOp::verify() {
+  for (Operation &op : getBody().front())
+    if (op.getName().getStringRef() != "linalg.generic")
+      return op.emitOpError("inside a memopt.kernel_group: only "
+                            "linalg.generic ops may form a kernel group");
+  if (Attribute s = getStrategyAttr();
+      s && !isa<RowStrategyAttr, StreamedRowStrategyAttr,
+                ElementwiseStrategyAttr, TileTransposeStrategyAttr,
+                ColumnReduceStrategyAttr, NaiveStrategyAttr>(s))
+    return emitOpError("strategy must be a #memopt strategy attribute, got ")
+           << s;
+  return success();
 }
 
 LogicalResult ClusterLoadOp::verify() {

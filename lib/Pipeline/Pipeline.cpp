@@ -71,17 +71,59 @@ mlir::memopt::buildBufferizationStage(OpPassManager &pm,
   return success();
 }
 
+/// Copies the kernel-formation knobs shared by memopt-form-kernels,
+/// memopt-form-groups and memopt-select-kernel-strategy (Passes.td's
+/// MemoptKernelShapeOptions).
+template <typename Options>
+static Options getKnobs(const MemoptFormKernelsPassOptions &from) {
+  Options to;
+  to.blockSize = from.blockSize;
+  to.maxThreadsPerBlock = from.maxThreadsPerBlock;
+  to.warpSize = from.warpSize;
+  to.vectorBytes = from.vectorBytes;
+  to.rowChunksPerThread = from.rowChunksPerThread;
+  to.columnRowsPerBlock = from.columnRowsPerBlock;
+  to.columnUnroll = from.columnUnroll;
+  to.columnSliceBytes = from.columnSliceBytes;
+  to.rowRegisterElements = from.rowRegisterElements;
+  to.maxClusterSize = from.maxClusterSize;
+  to.clusterBlockThreads = from.clusterBlockThreads;
+  to.rowPrefetch = from.rowPrefetch;
+  to.rowSharedElements = from.rowSharedElements;
+  to.multiprocessors = from.multiprocessors;
+  return to;
+}
+
+/// Target, groups and strategies: the plan of the kernels, in the IR.
+/// Returns the functions' pass manager, for the passes that follow.
+static OpPassManager &addPlanningPasses(OpPassManager &pm,
+                                        const MemoptPipelineConfig &cfg) {
+  // Every later pass reads its chip facts from the module's #memopt.target.
+  MemoptSetTargetPassOptions targetOpts;
+  targetOpts.chip = cfg.chip;
+  pm.addPass(createMemoptSetTargetPass(targetOpts));
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  auto groupOpts = getKnobs<MemoptFormGroupsPassOptions>(cfg.formKernels);
+  groupOpts.strategy = cfg.formKernels.strategy;
+  funcPm.addPass(createMemoptFormGroupsPass(groupOpts));
+  // The baseline's groups already carry #memopt.naive.
+  funcPm.addPass(createMemoptSelectKernelStrategyPass(
+      getKnobs<MemoptSelectKernelStrategyPassOptions>(cfg.formKernels)));
+  return funcPm;
+}
+
+LogicalResult mlir::memopt::buildPlanStage(OpPassManager &pm,
+                                           const MemoptPipelineConfig &cfg) {
+  if (failed(buildFrontStages(pm, cfg)))
+    return failure();
+  addPlanningPasses(pm, cfg);
+  return success();
+}
+
 LogicalResult mlir::memopt::buildKernelStage(OpPassManager &pm,
                                              const MemoptPipelineConfig &cfg) {
-  MemoptFormKernelsPassOptions opts = cfg.formKernels;
-  // Thread-block clusters (and distributed shared memory) need sm_90.
-  StringRef chip(cfg.chip);
-  unsigned smVersion = 0;
-  if (chip.consume_front("sm_") &&
-      !chip.take_while(llvm::isDigit).getAsInteger(10, smVersion) &&
-      smVersion < 90)
-    opts.maxClusterSize = 1;
-  pm.addNestedPass<func::FuncOp>(createMemoptFormKernelsPass(opts));
+  // Builds what the plan says and decides nothing.
+  addPlanningPasses(pm, cfg).addPass(createMemoptEmitKernelsPass());
   addCleanup(pm);
   MemoptBankFixPassOptions bankOpts;
   bankOpts.mode = cfg.bankFix;
@@ -155,8 +197,9 @@ LogicalResult mlir::memopt::buildLayoutStage(OpPassManager &pm,
   return success();
 }
 
-LogicalResult mlir::memopt::buildFrontStages(OpPassManager &pm,
-                                             const MemoptPipelineConfig &cfg) {
+LogicalResult
+mlir::memopt::buildPreBufferizationStages(OpPassManager &pm,
+                                          const MemoptPipelineConfig &cfg) {
   if (failed(buildInputStage(pm, cfg)))
     return failure();
   // Layout changes work on generics (after the input stage) and change the
@@ -164,6 +207,13 @@ LogicalResult mlir::memopt::buildFrontStages(OpPassManager &pm,
   // naive baseline keeps the original layout.
   if (cfg.formKernels.strategy == KernelStrategy::Fused &&
       failed(buildLayoutStage(pm, cfg)))
+    return failure();
+  return success();
+}
+
+LogicalResult mlir::memopt::buildFrontStages(OpPassManager &pm,
+                                             const MemoptPipelineConfig &cfg) {
+  if (failed(buildPreBufferizationStages(pm, cfg)))
     return failure();
   return buildBufferizationStage(pm, cfg);
 }
@@ -319,6 +369,12 @@ void mlir::memopt::registerMemoptPipelines() {
       "memopt-bufferization-stage", "Bufferization to out-parameters",
       [](OpPassManager &pm, const PipelineOptions &o) {
         (void)buildBufferizationStage(pm, o.toConfig());
+      });
+  PassPipelineRegistration<PipelineOptions>(
+      "memopt-plan-stage",
+      "Everything up to the kernel plan: groups with strategy attributes",
+      [](OpPassManager &pm, const PipelineOptions &o) {
+        (void)buildPlanStage(pm, o.toConfig());
       });
   PassPipelineRegistration<PipelineOptions>(
       "memopt-kernel-stage", "Fused kernel formation",

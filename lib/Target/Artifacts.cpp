@@ -148,7 +148,8 @@ static void addSignatureBuffers(BufferTable &table, const Signature &sig) {
 }
 
 static llvm::json::Object manifestHeader(const Signature &sig, StringRef kind,
-                                         const MemoptPipelineConfig &cfg) {
+                                         const MemoptPipelineConfig &cfg,
+                                         TargetAttr target) {
   llvm::json::Object m;
   m["format"] = "memopt-manifest";
   m["version"] = 1;
@@ -157,7 +158,7 @@ static llvm::json::Object manifestHeader(const Signature &sig, StringRef kind,
   m["target"] = llvm::json::Object{
       {"chip", cfg.chip},
       {"ptx_version", StringRef(cfg.features).contains("ptx80") ? "8.0" : ""},
-      {"l2_bytes", cfg.l2Bytes}};
+      {"l2_bytes", target.getL2Bytes()}};
   m["min_bytes"] = sig.minBytes;
   return m;
 }
@@ -552,7 +553,15 @@ FailureOr<Artifact> mlir::memopt::compileArtifact(
     kindName = "optimized-host";
     break;
   }
-  llvm::json::Object manifest = manifestHeader(*sig, kindName, config);
+  // The chip facts: the module's pinned #memopt.target, else the chip's
+  // (memopt-set-target attaches the same description).
+  TargetAttr target = (*module)->getAttrOfType<TargetAttr>(kTargetAttrName);
+  if (!target)
+    target = getKnownTarget(ctx, config.chip);
+  if (!target)
+    return module->emitError("unknown chip '") << config.chip << "'",
+           failure();
+  llvm::json::Object manifest = manifestHeader(*sig, kindName, config, target);
 
   // Everything but the optimized kinds is naive (which also skips the
   // layout stage). The front stages run first in every kind, to learn which
@@ -563,13 +572,10 @@ FailureOr<Artifact> mlir::memopt::compileArtifact(
   cfg.widenFloats = kind == ArtifactKind::ReferenceF64;
   if (cfg.widenFloats)
     manifest["reference_precision"] = "f64";
-  // The same stages as buildFrontStages, with a stop before bufferization
-  // to read what the layout stage did to the results (out-parameters lose
-  // result attributes).
+  // buildFrontStages in two steps, to read what the layout stage did to the
+  // results before bufferization (out-parameters lose result attributes).
   PassManager layoutPm(ctx), bufferPm(ctx);
-  if (failed(buildInputStage(layoutPm, cfg)) ||
-      (cfg.formKernels.strategy == KernelStrategy::Fused &&
-       failed(buildLayoutStage(layoutPm, cfg))) ||
+  if (failed(buildPreBufferizationStages(layoutPm, cfg)) ||
       failed(layoutPm.run(*module)))
     return failure();
   ResultLayout resultLayout =
@@ -618,7 +624,7 @@ FailureOr<Artifact> mlir::memopt::compileArtifact(
     llvm::json::Array schedule;
     int64_t read = 0, written = 0;
     if (failed(buildSchedule(host, *sig, *argIds, traffic, persistent, table, schedule,
-                             read, written, config.l2Bytes)))
+                             read, written, target.getL2Bytes())))
       return failure();
     manifest["ptx"] = (stem + ".ptx").str();
     manifest["min_bytes"] = consumedMinBytes(table);

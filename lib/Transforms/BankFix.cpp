@@ -13,6 +13,7 @@
 
 #include "memopt/Analysis/AccessPattern.h"
 #include "memopt/Analysis/Traffic.h"
+#include "memopt/Dialect/MemoptDialect.h"
 #include "memopt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -86,10 +87,16 @@ struct MemoptBankFixPass final
     : memopt::impl::MemoptBankFixPassBase<MemoptBankFixPass> {
   using Base::Base;
 
+  /// Largest static shared memory of one buffer: the option, else the
+  /// target's shared memory per block without opt-in.
+  int64_t budget = 0;
+
   void runOnOperation() override {
     if (mode == BankFixMode::None)
       return;
     ModuleOp module = getOperation();
+    budget = sharedMemoryBytes ? int64_t(sharedMemoryBytes)
+                               : getTarget(module).getSharedMemoryPerBlock();
     SmallVector<WorkgroupBuffer> buffers;
     auto isWorkgroup = [](Type t) {
       auto mt = dyn_cast<MemRefType>(t);
@@ -269,7 +276,7 @@ struct MemoptBankFixPass final
     MemRefType padded = MemRefType::get(shape, old.getElementType(),
                                         old.getLayout(), old.getMemorySpace());
     int64_t bytes = getStaticBytes(padded);
-    if (bytes > (int64_t)sharedMemoryBytes) {
+    if (bytes > budget) {
       why = "the padded buffer (" + std::to_string(bytes) +
             " B) exceeds the shared-memory budget";
       return failure();

@@ -6,10 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// This file implements the memopt-form-kernels pass, a thin driver over
-// formNaiveKernel and formFusedKernels.
+// This file implements the memopt-form-kernels pass: formKernelGroups,
+// selectKernelStrategy and emitKernelGroup in one pass, for RUN lines and
+// embedders that want kernels in one step.
 //
 //===----------------------------------------------------------------------===//
+
+#include "KernelFormation/KnobOptions.h"
 
 #include "memopt/Transforms/Passes.h"
 #include "memopt/Transforms/Transforms.h"
@@ -34,50 +37,16 @@ struct MemoptFormKernelsPass final
     FunctionOpInterface func = getOperation();
     if (func.isExternal())
       return;
-    KernelTargetInfo target;
-    target.blockSize = blockSize;
-    target.maxThreadsPerBlock = maxThreadsPerBlock;
-    target.warpSize = warpSize;
-    target.vectorBytes = vectorBytes;
-    target.rowChunksPerThread = std::max(1u, unsigned(rowChunksPerThread));
-    target.columnRowsPerBlock = std::max(1u, unsigned(columnRowsPerBlock));
-    target.columnUnroll = std::max(1u, unsigned(columnUnroll));
-    target.columnSliceBytes = std::max(1u, unsigned(columnSliceBytes));
-    target.rowRegisterElements = std::max(1u, unsigned(rowRegisterElements));
-    target.maxClusterSize = std::max(1u, unsigned(maxClusterSize));
-    // Whole warps: block reductions and shuffles assume them.
-    target.clusterBlockThreads =
-        std::clamp(unsigned(clusterBlockThreads) / unsigned(warpSize) *
-                       unsigned(warpSize),
-                   unsigned(warpSize), unsigned(maxThreadsPerBlock));
-    target.rowPrefetch = rowPrefetch;
-    target.rowSharedElements = rowSharedElements;
-    target.multiprocessors = std::max(1u, unsigned(multiprocessors));
+    MEMOPT_KERNEL_TARGET_INFO(target, func);
     IRRewriter rewriter(&getContext());
-
-    if (strategy == KernelStrategy::Fused) {
-      unsigned fused = 0;
-      for (Block &block : func.getFunctionBody()) {
-        FailureOr<unsigned> n =
-            formFusedKernels(rewriter, block, target, fused);
-        if (failed(n))
-          return signalPassFailure();
-        numKernels += *n;
-      }
-      numFusedOps += fused;
-      return;
-    }
-
-    SmallVector<linalg::GenericOp> ops;
-    func.walk([&](linalg::GenericOp op) { ops.push_back(op); });
-    for (linalg::GenericOp op : ops) {
-      if (failed(formNaiveKernel(rewriter, op, target))) {
-        op.emitOpError("cannot form a kernel: needs static shapes and "
-                       "buffer semantics (run after bufferization)");
-        return signalPassFailure();
-      }
-      ++numKernels;
-    }
+    for (Block &block : func.getFunctionBody())
+      formKernelGroups(rewriter, block, target, strategy);
+    unsigned kernels = 0, fused = 0;
+    if (failed(selectKernelStrategies(func, target)) ||
+        failed(emitKernelGroups(rewriter, func, target, kernels, fused)))
+      return signalPassFailure();
+    numKernels += kernels;
+    numFusedOps += fused;
   }
 };
 } // namespace

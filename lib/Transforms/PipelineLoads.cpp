@@ -25,6 +25,7 @@
 
 #include "memopt/Analysis/AccessPattern.h"
 #include "memopt/Analysis/Traffic.h"
+#include "memopt/Dialect/MemoptDialect.h"
 #include "memopt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -382,7 +383,14 @@ struct MemoptPipelineLoadsPass
           MemoptPipelineLoadsPass> {
   using Base::Base;
 
+  /// Shared memory one block may use: the option, else the target's limit
+  /// with opt-in.
+  int64_t blockLimit = 0;
+
   void runOnOperation() override {
+    blockLimit = maxSharedBytes
+                     ? int64_t(maxSharedBytes)
+                     : getTarget(getOperation()).getMaxSharedMemoryPerBlock();
     SmallVector<gpu::LaunchOp> launches;
     getOperation()->walk([&](gpu::LaunchOp l) { launches.push_back(l); });
     for (gpu::LaunchOp launch : launches)
@@ -482,12 +490,11 @@ struct MemoptPipelineLoadsPass
     for (LoopPlan &p : plans)
       for (StreamedLoad &l : p.loads)
         ringBytes += llvm::alignTo(numStages * threads * l.bytes(), 16);
-    if (staticBytes + std::max(ringBytes, reserved) >
-        (int64_t)maxSharedBytes)
+    if (staticBytes + std::max(ringBytes, reserved) > blockLimit)
       return refuseAll(Twine(numStages) + " stages need " +
                        Twine(staticBytes + std::max(ringBytes, reserved)) +
                        " bytes of shared memory, over the block limit of " +
-                       Twine(unsigned(maxSharedBytes)));
+                       Twine(blockLimit));
     SmallVector<LoopPlan> ready;
     for (LoopPlan &p : plans) {
       if (p.tripCount < numStages) {

@@ -7,7 +7,8 @@
 //===----------------------------------------------------------------------===//
 //
 // This file implements memopt-prepare-boundary: inputs become read-only for
-// bufferization and every returned tensor gets a buffer of its own.
+// bufferization, every returned tensor gets a buffer of its own, and so
+// does every linalg op's destination that another op shares.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,7 +18,9 @@
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace mlir::memopt {
 #define GEN_PASS_DEF_MEMOPTPREPAREBOUNDARYPASS
@@ -34,6 +37,53 @@ static Value copyTensor(OpBuilder &b, Location loc, Value v) {
       [](OpBuilder &, Location, Value x) { return x; });
 }
 
+/// Whether `op` only creates its result: a tensor.empty, or a fill-like
+/// linalg op (no tensor inputs) of a tensor.empty.
+static bool isFreshDestination(Operation *op) {
+  if (isa<tensor::EmptyOp>(op))
+    return true;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || op->getNumResults() != 1 ||
+      linalgOp.getNumDpsInits() != 1 ||
+      llvm::any_of(linalgOp.getDpsInputs(),
+                   [](Value v) { return isa<TensorType>(v.getType()); }))
+    return false;
+  Operation *init = linalgOp.getDpsInits()[0].getDefiningOp();
+  return init && isa<tensor::EmptyOp>(init);
+}
+
+/// Gives every use but the first of a shared destination (an empty tensor
+/// or a fill of one used as the init of several linalg ops, as frontends
+/// write a zero accumulator or an output shape once) its own copy of the
+/// producer, made just before the use. Bufferization then gives each op a
+/// buffer of its own: without this it copies a shared fill (a memref.copy
+/// that splits kernel groups) or writes one op's result over a value
+/// another op still reads (an in-place update no kernel may fuse).
+static void unshareDestinations(func::FuncOp func) {
+  SmallVector<OpOperand *> shared;
+  DenseSet<Operation *> seen;
+  func.walk([&](linalg::LinalgOp op) {
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      Operation *def = init.get().getDefiningOp();
+      if (!def || !isFreshDestination(def))
+        continue;
+      if (!seen.insert(def).second)
+        shared.push_back(&init);
+    }
+  });
+  for (OpOperand *use : shared) {
+    Operation *def = use->get().getDefiningOp();
+    OpBuilder b(use->getOwner());
+    IRMapping map;
+    if (!isa<tensor::EmptyOp>(def)) {
+      Operation *empty = cast<linalg::LinalgOp>(def).getDpsInits()[0]
+                             .getDefiningOp();
+      map.map(empty->getResult(0), b.clone(*empty)->getResult(0));
+    }
+    use->set(b.clone(*def, map)->getResult(0));
+  }
+}
+
 namespace {
 struct MemoptPrepareBoundaryPass final
     : memopt::impl::MemoptPrepareBoundaryPassBase<MemoptPrepareBoundaryPass> {
@@ -42,6 +92,7 @@ struct MemoptPrepareBoundaryPass final
     if (!func || func.isExternal())
       return;
     MLIRContext *ctx = &getContext();
+    unshareDestinations(func);
     for (BlockArgument arg : func.getArguments())
       if (isa<TensorType>(arg.getType()))
         func.setArgAttr(arg.getArgNumber(),

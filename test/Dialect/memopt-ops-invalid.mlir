@@ -30,3 +30,32 @@ func.func @no_blocks() {
   memopt.occupancy_hint 0
   return
 }
+
+// -----
+
+// A kernel group holds linalg.generic ops only.
+func.func @copy_in_group(%a: memref<4xf32>, %b: memref<4xf32>) {
+  memopt.kernel_group {
+    // expected-error @+1 {{inside a memopt.kernel_group: only linalg.generic ops may form a kernel group}}
+    memref.copy %a, %b : memref<4xf32> to memref<4xf32>
+  }
+  return
+}
+
+// -----
+
+// Its strategy is one of the families' attributes.
+func.func @bad_strategy() {
+  // expected-error @+1 {{strategy must be a #memopt strategy attribute, got 3 : i64}}
+  memopt.kernel_group attributes {strategy = 3} {
+  }
+  return
+}
+
+// -----
+
+// A target's limits must be consistent.
+// expected-error @+1 {{#memopt.target of sm_90: shared memory limits must satisfy per block <= max per block <= per multiprocessor}}
+func.func @bad_target() attributes {t = #memopt.target<chip = "sm_90", multiprocessors = 132, warp_size = 32, max_threads_per_block = 1024, registers_per_multiprocessor = 65536, shared_memory_per_multiprocessor = 1024, shared_memory_per_block = 49152, max_shared_memory_per_block = 232448, l2_bytes = 52428800, portable_cluster_size = 8, max_cluster_size = 16, vector_bytes = 16>} {
+  return
+}

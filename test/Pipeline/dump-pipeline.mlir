@@ -23,14 +23,20 @@
 // CHECK-SAME:      hoist-static-allocs=true modify-public-functions=true
 // CHECK-NEXT:    canonicalize
 // CHECK-NEXT:    cse,
+// The plan (memopt-plan-stage ends here): the target, the groups, their
+// strategies; then the kernels built from it. Chip facts at 0 come from
+// the #memopt.target.
+// CHECK-NEXT:    memopt-set-target{chip=sm_90},
 // CHECK-NEXT:    func.func(
-// OPT-NEXT:        memopt-form-kernels{block-size=256 cluster-block-threads=512 column-rows-per-block=256 column-slice-bytes=64 column-unroll=16 max-cluster-size=16 max-threads-per-block=1024 multiprocessors=132 row-chunks-per-thread=8 row-prefetch=false row-register-elements=32 row-shared-elements=32 strategy=fused vector-bytes=16 warp-size=32}
-// BASE-NEXT:       memopt-form-kernels{block-size=256 cluster-block-threads=512 column-rows-per-block=256 column-slice-bytes=64 column-unroll=16 max-cluster-size=16 max-threads-per-block=1024 multiprocessors=132 row-chunks-per-thread=8 row-prefetch=false row-register-elements=32 row-shared-elements=32 strategy=naive vector-bytes=16 warp-size=32}
+// OPT-NEXT:        memopt-form-groups{block-size=256 cluster-block-threads=512 column-rows-per-block=256 column-slice-bytes=64 column-unroll=16 max-cluster-size=0 max-threads-per-block=0 multiprocessors=0 row-chunks-per-thread=8 row-prefetch=false row-register-elements=32 row-shared-elements=32 strategy=fused vector-bytes=0 warp-size=0},
+// BASE-NEXT:       memopt-form-groups{block-size=256 cluster-block-threads=512 column-rows-per-block=256 column-slice-bytes=64 column-unroll=16 max-cluster-size=0 max-threads-per-block=0 multiprocessors=0 row-chunks-per-thread=8 row-prefetch=false row-register-elements=32 row-shared-elements=32 strategy=naive vector-bytes=0 warp-size=0},
+// CHECK-NEXT:      memopt-select-kernel-strategy{block-size=256 cluster-block-threads=512 column-rows-per-block=256 column-slice-bytes=64 column-unroll=16 max-cluster-size=0 max-threads-per-block=0 multiprocessors=0 row-chunks-per-thread=8 row-prefetch=false row-register-elements=32 row-shared-elements=32 vector-bytes=0 warp-size=0},
+// CHECK-NEXT:      memopt-emit-kernels
 // CHECK-NEXT:    ),
 // CHECK-NEXT:    canonicalize
 // CHECK-NEXT:    cse,
-// CHECK-NEXT:    memopt-bank-fix{mode=auto shared-memory-bytes=49152},
-// OPT-NEXT:      memopt-pipeline-loads{max-shared-bytes=232448 shared-budget-bytes=65536 stages=0},
+// CHECK-NEXT:    memopt-bank-fix{mode=auto shared-memory-bytes=0},
+// OPT-NEXT:      memopt-pipeline-loads{max-shared-bytes=0 shared-budget-bytes=65536 stages=0},
 // OPT-NEXT:      canonicalize
 // OPT-NEXT:      cse,
 // CHECK-NEXT:    gpu-launch-sink-index-computations,
@@ -55,14 +61,17 @@
 // CHECK-NEXT:    gpu-module-to-binary{format=isa
 // CHECK-NEXT:  )
 
-// Pipeline options reach the passes.
-// Clusters need sm_90: older chips stream long rows.
-// OPTS:        memopt-form-kernels{block-size=128 {{.*}}max-cluster-size=1 {{.*}}strategy=fused
+// Pipeline options reach the passes. (Clusters need sm_90: the sm_80
+// target's max_cluster_size of 1 makes older chips stream long rows.)
+// OPTS:        memopt-set-target{chip=sm_80}
+// OPTS:        memopt-form-groups{block-size=128 {{.*}}strategy=fused
+// OPTS:        memopt-select-kernel-strategy{block-size=128
 // OPTS:        nvvm-attach-target{O=2 chip=sm_80 {{.*}}features=+ptx75
 
 // Every form-kernels option that memopt-compile has as a flag
 // (include/memopt/Pipeline/KernelShapeOptions.def) is a pipeline option.
-// SHAPES:      memopt-form-kernels{block-size=256 {{.*}}column-unroll=8 {{.*}}multiprocessors=7 {{.*}}row-prefetch=true row-register-elements=32 row-shared-elements=16
+// SHAPES:      memopt-form-groups{block-size=256 {{.*}}column-unroll=8 {{.*}}multiprocessors=7 {{.*}}row-prefetch=true row-register-elements=32 row-shared-elements=16
+// SHAPES:      memopt-select-kernel-strategy{block-size=256 {{.*}}column-unroll=8 {{.*}}multiprocessors=7 {{.*}}row-prefetch=true row-register-elements=32 row-shared-elements=16
 
 func.func @f() {
   return

@@ -3,7 +3,7 @@
 
 // End to end: tensors in, one launch of one kernel in a single gpu.binary
 // holding sm_90 PTX with 16-byte global loads and stores.
-// CHECK-LABEL: module attributes {gpu.container_module}
+// CHECK-LABEL: module attributes {gpu.container_module, memopt.target = #memopt.target<chip = "sm_90"
 // CHECK:       func.func @scale(%[[X:.+]]: memref<64x256xf32>, %[[S:.+]]: memref<256xf32>, %[[OUT:.+]]: memref<64x256xf32>) {
 // CHECK:         gpu.launch_func @scale_kernel::@scale_kernel blocks in {{.*}} args(%[[S]] : memref<256xf32>, %[[X]] : memref<64x256xf32>, %[[OUT]] : memref<64x256xf32>)
 // CHECK-NOT:     gpu.launch_func

@@ -106,3 +106,51 @@ func.func @distinct_results(%a: tensor<16xf32>, %s: f32) -> (tensor<16xf32>, ten
 // CHECK-LABEL: func.func private @external
 // CHECK-NOT:     bufferization.writable
 func.func private @external(tensor<16xf32>) -> tensor<16xf32>
+
+// -----
+
+// One zero fill serves two reductions and one empty tensor two results:
+// every use but the first gets its own copy of the producer, made at the
+// use, so that bufferization gives each op a buffer of its own (no
+// memref.copy of the shared fill, no result written over a value another
+// op still reads).
+// CHECK-LABEL: func.func @shared_destinations
+// CHECK:         %[[E0:.*]] = tensor.empty() : tensor<4x8xf32>
+// CHECK:         %[[X:.*]] = linalg.generic {{.*}} outs(%[[E0]] :
+// CHECK:         %[[R0:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK:         %[[F0:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[R0]] :
+// CHECK:         linalg.generic {{.*}} outs(%[[F0]] :
+// CHECK:         %[[R1:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK:         %[[F1:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[R1]] :
+// CHECK:         linalg.generic {{.*}} outs(%[[F1]] :
+// CHECK:         %[[E1:.*]] = tensor.empty() : tensor<4x8xf32>
+// CHECK:         linalg.generic {{.*}} outs(%[[E1]] :
+func.func @shared_destinations(%x: tensor<4x8xf16>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %x32 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf16>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f16, %o: f32):
+    %w = arith.extf %a : f16 to f32
+    linalg.yield %w : f32
+  } -> tensor<4x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %er = tensor.empty() : tensor<4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%er : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x32 : tensor<4x8xf32>) outs(%z : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %q = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x32 : tensor<4x8xf32>) outs(%z : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.mulf %a, %a : f32
+    %r = arith.addf %m, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x32, %s, %q : tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %sv: f32, %qv: f32, %o: f32):
+    %t = arith.mulf %a, %sv : f32
+    %u = arith.addf %t, %qv : f32
+    linalg.yield %u : f32
+  } -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}

@@ -6,9 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The few operations memopt's kernels need and upstream has no
-// memref-level form for: thread-block cluster synchronization and reads of
-// another block's shared memory (distributed shared memory). They keep
+// The kernel plan (memopt.kernel_group) and the few operations memopt's
+// kernels need and upstream has no memref-level form for: thread-block
+// cluster synchronization and reads of another block's shared memory
+// (distributed shared memory). The kernel-level ops keep
 // kernels analyzable and runnable on the host (memopt-launch-to-loops);
 // memopt-lower-cluster-ops turns them into NVVM just before the GPU
 // lowering.
@@ -18,21 +19,45 @@
 #ifndef MEMOPT_DIALECT_MEMOPTOPS_TD
 #define MEMOPT_DIALECT_MEMOPTOPS_TD
 
+include "memopt/Dialect/MemoptAttrs.td"
+include "memopt/Dialect/MemoptBase.td"
 include "mlir/IR/OpBase.td"
+include "mlir/IR/RegionKindInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
-
-def Memopt_Dialect : Dialect {
-  let name = "memopt";
-  let cppNamespace = "::mlir::memopt";
-  let summary = "memopt's kernel-level operations";
-  let description = [{
-    Operations memopt's kernel formation emits inside `gpu.launch` bodies
-    where upstream dialects have no memref-level equivalent.
-  }];
-}
 
 class Memopt_Op<string mnemonic, list<Trait> traits = []>
     : Op<Memopt_Dialect, mnemonic, traits>;
+
+def Memopt_KernelGroupOp : Memopt_Op<"kernel_group", [
+    NoTerminator, SingleBlock, RecursiveMemoryEffects]> {
+  let summary = "the ops of one kernel, and how it is to be built";
+  let description = [{
+    Holds the `linalg.generic` ops on memrefs that memopt-form-groups put
+    in one kernel, in program order, and (once memopt-select-kernel-strategy
+    ran, or when a user or a test pinned one) the strategy that
+    memopt-emit-kernels builds: `#memopt.row`, `#memopt.streamed_row`,
+    `#memopt.elementwise`, `#memopt.tile_transpose`, `#memopt.column_reduce`
+    or `#memopt.naive`. The region uses values from above; it stands where
+    the group's last op stood, so every value the ops use is defined
+    before it.
+
+    ```mlir
+    memopt.kernel_group attributes {strategy = #memopt.row<vector = 4,
+        shifted = false, threads = 128, chunks = 8, cluster = 1,
+        shared_chunks = 0, blocks_per_multiprocessor = 1,
+        persistent_clusters = 0, online_softmax = false>} {
+      linalg.generic ... // x * x summed per row
+      linalg.generic ... // x * rsqrt(mean + eps) * g
+    }
+    ```
+  }];
+  let arguments = (ins OptionalAttr<AnyAttr>:$strategy);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins)>];
+}
 
 def Memopt_ClusterBarrierOp : Memopt_Op<"cluster_barrier"> {
   let summary = "barrier across every thread of a thread-block cluster";

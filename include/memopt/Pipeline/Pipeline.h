@@ -48,9 +48,6 @@ struct MemoptPipelineConfig {
   /// Bank-conflict repair of the kernels' shared buffers (memopt-bank-fix);
   /// the baseline pipeline has no shared buffers.
   BankFixMode bankFix = BankFixMode::Auto;
-  /// L2 capacity of the target (H100/H200: 50 MiB), for the manifest's
-  /// per-kernel DRAM bytes as hardware counters see them.
-  int64_t l2Bytes = 50 * 1024 * 1024;
 };
 
 /// Stage 0: contract check, decomposition of aggregates, generalization.
@@ -59,6 +56,10 @@ LogicalResult buildInputStage(OpPassManager &pm,
 /// Stage 2: AoS-to-SoA layout changes (when `config.aosToSoa`).
 LogicalResult buildLayoutStage(OpPassManager &pm,
                                const MemoptPipelineConfig &config);
+/// Input stage and layout stage (when enabled and the strategy is Fused):
+/// everything on tensors.
+LogicalResult buildPreBufferizationStages(OpPassManager &pm,
+                                          const MemoptPipelineConfig &config);
 /// Input stage, layout stage (when enabled and the strategy is Fused) and
 /// bufferization: everything before kernel formation.
 LogicalResult buildFrontStages(OpPassManager &pm,
@@ -67,9 +68,15 @@ LogicalResult buildFrontStages(OpPassManager &pm,
 /// function boundary, results turned into out-parameters.
 LogicalResult buildBufferizationStage(OpPassManager &pm,
                                       const MemoptPipelineConfig &config);
-/// Stages 1 and 3: kernel groups and gpu.launch formation.
+/// Stages 1 and 3: the target description, kernel groups, their
+/// strategies and the gpu.launch kernels built from them; bank-conflict
+/// repair and software pipelining.
 LogicalResult buildKernelStage(OpPassManager &pm,
                                const MemoptPipelineConfig &config);
+/// The front stages, then the plan: memopt.kernel_group ops carrying their
+/// strategy attributes (what buildKernelStage would build).
+LogicalResult buildPlanStage(OpPassManager &pm,
+                             const MemoptPipelineConfig &config);
 /// Stage 5: outlining, NVVM, NVPTX; leaves gpu.binary ops holding PTX.
 LogicalResult buildLoweringStage(OpPassManager &pm,
                                  const MemoptPipelineConfig &config);

@@ -53,13 +53,61 @@ def MemoptDecomposeLinalgPass
   ];
 }
 
+// The tuning knobs of kernel formation, shared by memopt-form-kernels,
+// memopt-form-groups and memopt-select-kernel-strategy. Chip facts at 0 come
+// from the module's #memopt.target.
+defvar MemoptKernelShapeOptions = [
+    Option<"blockSize", "block-size", "unsigned", "256",
+           "Threads per block of naive and elementwise kernels">,
+    Option<"maxThreadsPerBlock", "max-threads-per-block", "unsigned", "0",
+           "Largest block to form (0: the target's)">,
+    Option<"warpSize", "warp-size", "unsigned", "0",
+           "Threads per warp (0: the target's)">,
+    Option<"vectorBytes", "vector-bytes", "unsigned", "0",
+           "Widest global access in bytes (0: the target's)">,
+    Option<"rowChunksPerThread", "row-chunks-per-thread", "unsigned", "8",
+           "Row kernels: vector chunks of a row each thread holds">,
+    Option<"columnRowsPerBlock", "column-rows-per-block", "unsigned", "256",
+           "Column reductions: rows reduced by one block">,
+    Option<"columnUnroll", "column-unroll", "unsigned", "16",
+           "Column reductions: rows loaded per loop iteration">,
+    Option<"columnSliceBytes", "column-slice-bytes", "unsigned", "64",
+           "Whole-column reductions: contiguous row bytes per block">,
+    Option<"rowRegisterElements", "row-register-elements", "unsigned", "32",
+           "Row kernels: most row elements per thread kept in registers; "
+           "longer rows are split over a cluster or streamed in tiles">,
+    Option<"maxClusterSize", "max-cluster-size", "unsigned", "0",
+           "Row kernels: most blocks of a thread-block cluster that share a "
+           "row too long for one block's registers (0: the target's limit, "
+           "16 on sm_90, 1 before it; 1 streams such rows instead; over the "
+           "target's portable_cluster_size is non-portable)">,
+    Option<"clusterBlockThreads", "cluster-block-threads", "unsigned", "512",
+           "Row kernels split over a cluster: threads per block (1024 / this "
+           "many blocks share a multiprocessor's registers)">,
+    Option<"rowPrefetch", "row-prefetch", "bool", "false",
+           "Row kernels split over a cluster: persistent clusters that copy "
+           "their next row into shared memory (cp.async) while they reduce "
+           "and write the current one, in place of row-shared-elements "
+           "(measured slower than one row per cluster on an H200)">,
+    Option<"rowSharedElements", "row-shared-elements", "unsigned", "32",
+           "Row kernels split over a cluster: elements per thread held in "
+           "shared memory besides those in registers (0: registers only); "
+           "fewer blocks then share a row">,
+    Option<"multiprocessors", "multiprocessors", "unsigned", "0",
+           "Streaming multiprocessors to plan for (0: the target's; "
+           "H100/H200 SXM: 132): sizes persistent grids and "
+           "column-reduction splits">
+];
+
 def MemoptFormKernelsPass
     : InterfacePass<"memopt-form-kernels", "FunctionOpInterface"> {
   let summary = "Turn linalg.generic ops on memrefs into gpu.launch kernels, "
                 "one per op (naive) or one per fused group (fused)";
   let description = [{
     Runs after bufferization. Every `linalg.generic` on memrefs becomes part
-    of a `gpu.launch`.
+    of a `gpu.launch`. The composition of memopt-form-groups,
+    memopt-select-kernel-strategy and memopt-emit-kernels (the pipelines run
+    those three; this pass keeps hand-written RUN lines working).
 
     * `strategy=naive` (the baseline): one kernel per op, one thread per point
       of the parallel iteration space, the innermost parallel loop mapped to
@@ -106,46 +154,127 @@ def MemoptFormKernelsPass
                         "One kernel per op, scalar accesses (baseline)"),
              clEnumValN(mlir::memopt::KernelStrategy::Fused, "fused",
                         "Fused row / elementwise / transpose kernels"))}]>,
-    Option<"blockSize", "block-size", "unsigned", "256",
-           "Threads per block of naive and elementwise kernels">,
-    Option<"maxThreadsPerBlock", "max-threads-per-block", "unsigned", "1024",
-           "Largest CTA the target allows (row kernels)">,
-    Option<"warpSize", "warp-size", "unsigned", "32", "Threads per warp">,
-    Option<"vectorBytes", "vector-bytes", "unsigned", "16",
-           "Widest global access in bytes">,
-    Option<"rowChunksPerThread", "row-chunks-per-thread", "unsigned", "8",
-           "Row kernels: vector chunks of a row each thread holds">,
-    Option<"columnRowsPerBlock", "column-rows-per-block", "unsigned", "256",
-           "Column reductions: rows reduced by one block">,
-    Option<"columnUnroll", "column-unroll", "unsigned", "16",
-           "Column reductions: rows loaded per loop iteration">,
-    Option<"columnSliceBytes", "column-slice-bytes", "unsigned", "64",
-           "Whole-column reductions: contiguous row bytes per block">,
-    Option<"rowRegisterElements", "row-register-elements", "unsigned", "32",
-           "Row kernels: most row elements per thread kept in registers; "
-           "longer rows are split over a cluster or streamed in tiles">,
-    Option<"maxClusterSize", "max-cluster-size", "unsigned", "16",
-           "Row kernels: most blocks of a thread-block cluster that share a "
-           "row too long for one block's registers (1: stream such rows "
-           "instead; over 8 is non-portable, allowed on sm_90)">,
-    Option<"clusterBlockThreads", "cluster-block-threads", "unsigned", "512",
-           "Row kernels split over a cluster: threads per block (1024 / this "
-           "many blocks share a multiprocessor's registers)">,
-    Option<"rowPrefetch", "row-prefetch", "bool", "false",
-           "Row kernels split over a cluster: persistent clusters that copy "
-           "their next row into shared memory (cp.async) while they reduce "
-           "and write the current one, in place of row-shared-elements "
-           "(measured slower than one row per cluster on an H200)">,
-    Option<"rowSharedElements", "row-shared-elements", "unsigned", "32",
-           "Row kernels split over a cluster: elements per thread held in "
-           "shared memory besides those in registers (0: registers only); "
-           "fewer blocks then share a row">,
-    Option<"multiprocessors", "multiprocessors", "unsigned", "132",
-           "Streaming multiprocessors of the target (H100/H200 SXM: 132): "
-           "sizes persistent grids and column-reduction splits">
-  ];
+  ] # MemoptKernelShapeOptions;
   let statistics = [
     Statistic<"numKernels", "num-kernels", "Kernels formed">,
+    Statistic<"numFusedOps", "num-fused-ops", "Ops placed in multi-op kernels">
+  ];
+}
+
+def MemoptSetTargetPass : Pass<"memopt-set-target", "ModuleOp"> {
+  let summary = "Attach the #memopt.target description of a known chip to the "
+                "module, the chip facts every later pass reads";
+  let description = [{
+    Sets the module's `memopt.target` attribute to the description of
+    `chip` from the table of known chips (lib/Dialect/Target.cpp:
+    multiprocessors, warp size, registers, shared memory per multiprocessor
+    and per block, L2 bytes, portable and largest cluster, widest access).
+    A module that already has one keeps it, so a test or a user can pin any
+    fact. An unknown chip is an error.
+
+    ```mlir
+    module attributes {memopt.target = #memopt.target<chip = "sm_90",
+        multiprocessors = 132, ...>} { ... }
+    ```
+  }];
+  let dependentDialects = ["memopt::MemoptDialect"];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"sm_90\"", "NVVM chip">
+  ];
+}
+
+def MemoptFormGroupsPass
+    : InterfacePass<"memopt-form-groups", "FunctionOpInterface"> {
+  let summary = "Partition the linalg.generic ops on memrefs into kernel "
+                "groups (memopt.kernel_group), the fusion decision";
+  let description = [{
+    Consecutive ops that share a row space (outer parallel dims, one inner
+    dim) form one group; a transposing op forms a group with the
+    elementwise ops fused on either side of its tile; a column reduction
+    takes a fill of its output just before it when its whole-column form
+    seeds the result with it; every other op is a group of its own. Each
+    group becomes a `memopt.kernel_group` at the position of its last op.
+    An op left out of the group before it gets a remark saying why (a
+    producer it cannot take is materialized to memory). `strategy=naive`
+    puts every op in a group of its own. Ops already in a kernel group are
+    left alone.
+
+    ```mlir
+    linalg.generic ... outs(%sq)      // sum of x * x per row
+    linalg.generic ... ins(%sq) ...   // x * rsqrt(mean + eps) * g
+    // becomes
+    memopt.kernel_group {
+      linalg.generic ... outs(%sq)
+      linalg.generic ... ins(%sq) ...
+    }
+    ```
+  }];
+  let dependentDialects = ["memopt::MemoptDialect"];
+  let options = [
+    Option<"strategy", "strategy", "mlir::memopt::KernelStrategy",
+           "mlir::memopt::KernelStrategy::Fused",
+           "Grouping: one op per group (naive) or fused groups",
+           [{::llvm::cl::values(
+             clEnumValN(mlir::memopt::KernelStrategy::Naive, "naive",
+                        "One op per group (baseline)"),
+             clEnumValN(mlir::memopt::KernelStrategy::Fused, "fused",
+                        "Fused groups"))}]>
+  ] # MemoptKernelShapeOptions;
+  let statistics = [
+    Statistic<"numGroups", "num-groups", "Kernel groups formed">
+  ];
+}
+
+def MemoptSelectKernelStrategyPass
+    : InterfacePass<"memopt-select-kernel-strategy", "FunctionOpInterface"> {
+  let summary = "Choose and record each kernel group's strategy as a typed "
+                "attribute whose fields are every decision of its kernel";
+  let description = [{
+    For every `memopt.kernel_group` without a `strategy`, tries the
+    families in priority order and records the first that applies:
+    `#memopt.tile_transpose` (a transposing op and the ops fused around its
+    tile), `#memopt.row` (a reduction over the innermost loop: threads,
+    vector, chunks, cluster, shared chunks, persistence, online softmax) or
+    `#memopt.streamed_row` (rows too long for a cluster),
+    `#memopt.elementwise` (vector, layout, threads), `#memopt.column_reduce`
+    (whole columns or row slices) and `#memopt.naive` with the reason, and a
+    remark on each op, when none does. Remarks also say why optional forms
+    were not taken (shared slices, persistent clusters). A group that
+    already has a strategy (pinned by a user or a test) is left as it is;
+    memopt-emit-kernels checks it.
+
+    ```mlir
+    memopt.kernel_group attributes {strategy = #memopt.row<vector = 4,
+        shifted = false, threads = 128, chunks = 8, cluster = 1,
+        shared_chunks = 0, blocks_per_multiprocessor = 1,
+        persistent_clusters = 0, online_softmax = false>} { ... }
+    ```
+  }];
+  let dependentDialects = ["memopt::MemoptDialect", "gpu::GPUDialect"];
+  let options = MemoptKernelShapeOptions;
+}
+
+def MemoptEmitKernelsPass
+    : InterfacePass<"memopt-emit-kernels", "FunctionOpInterface"> {
+  let summary = "Replace each kernel group by exactly the gpu.launch its "
+                "strategy attribute describes";
+  let description = [{
+    Builds the kernel of every `memopt.kernel_group` from its `strategy`
+    and the module's `#memopt.target`, deciding nothing: buffers produced
+    and consumed only inside a group stay in registers and are never
+    allocated. A group without a strategy, or with one that cannot be
+    honoured (a cluster over the target's limit, a vector width the row
+    length forbids, shared memory over the target's budget, ops that do not
+    form the family's group), is an error at the group.
+  }];
+  let dependentDialects = ["gpu::GPUDialect", "scf::SCFDialect",
+                           "arith::ArithDialect", "memref::MemRefDialect",
+                           "vector::VectorDialect", "math::MathDialect",
+                           "affine::AffineDialect", "ub::UBDialect",
+                           "nvgpu::NVGPUDialect",
+                           "memopt::MemoptDialect"];
+  let statistics = [
+    Statistic<"numKernels", "num-kernels", "Kernel groups emitted">,
     Statistic<"numFusedOps", "num-fused-ops", "Ops placed in multi-op kernels">
   ];
 }
@@ -186,10 +315,11 @@ def MemoptBankFixPass : Pass<"memopt-bank-fix", "ModuleOp"> {
                         "XOR-swizzle the innermost index"),
              clEnumValN(mlir::memopt::BankFixMode::Auto, "auto",
                         "Padding if proven, else swizzle"))}]>,
-    Option<"sharedMemoryBytes", "shared-memory-bytes", "unsigned", "49152",
-           "Largest static shared memory of one buffer after padding">
+    Option<"sharedMemoryBytes", "shared-memory-bytes", "unsigned", "0",
+           "Largest static shared memory of one buffer after padding (0: "
+           "the target's shared_memory_per_block)">
   ];
-  let dependentDialects = ["arith::ArithDialect"];
+  let dependentDialects = ["arith::ArithDialect", "memopt::MemoptDialect"];
 }
 
 def MemoptReportTrafficPass : Pass<"memopt-report-traffic", "ModuleOp"> {
@@ -263,15 +393,16 @@ def MemoptPipelineLoadsPass : Pass<"memopt-pipeline-loads", "ModuleOp"> {
   }];
   let dependentDialects = ["nvgpu::NVGPUDialect", "arith::ArithDialect",
                            "memref::MemRefDialect", "vector::VectorDialect",
-                           "gpu::GPUDialect"];
+                           "gpu::GPUDialect", "memopt::MemoptDialect"];
   let options = [
     Option<"stages", "stages", "unsigned", "0",
            "Tiles in flight (1 = copy and wait each iteration); 0 = from the "
            "shared-memory budget">,
     Option<"sharedBudgetBytes", "shared-budget-bytes", "unsigned", "65536",
            "Shared memory the rings of one kernel may use (default stages)">,
-    Option<"maxSharedBytes", "max-shared-bytes", "unsigned", "232448",
-           "Shared memory one block may use (H100/H200: 227 KiB with opt-in)">
+    Option<"maxSharedBytes", "max-shared-bytes", "unsigned", "0",
+           "Shared memory one block may use (0: the target's "
+           "max_shared_memory_per_block, 227 KiB on sm_90)">
   ];
 }
 

@@ -14,16 +14,19 @@
 #ifndef MEMOPT_TRANSFORMS_TRANSFORMS_H
 #define MEMOPT_TRANSFORMS_TRANSFORMS_H
 
+#include "memopt/Dialect/MemoptDialect.h"
 #include "memopt/Transforms/Options.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/LLVM.h"
 
 namespace mlir::memopt {
 
-/// Target facts that kernel formation needs. Filled from pass options or an
-/// embedding compiler's target description; never from magic constants.
+/// What kernel formation needs to know: the chip facts of the module's
+/// #memopt.target (applyTarget) and the tuning knobs of the pass options.
+/// A chip fact left at 0 here comes from the target.
 struct KernelTargetInfo {
   unsigned blockSize = 256;
   unsigned maxThreadsPerBlock = 1024;
@@ -88,7 +91,56 @@ struct KernelTargetInfo {
   unsigned rowSharedElements = 32;
   /// Most shared memory one CTA may use with opt-in (sm_90: 227 KiB).
   unsigned maxSharedMemoryPerBlock = 227 * 1024;
+  /// Most blocks of a cluster every part of the chip schedules (larger ones
+  /// are non-portable and pack worse into the GPCs).
+  unsigned portableClusterSize = 8;
 };
+
+/// Fills the chip facts of `info` from `target`: shared memory, the
+/// portable cluster size, and the warp size, largest block, widest access,
+/// multiprocessors and cluster limit where `info` leaves them at 0 (a
+/// nonzero cluster limit is capped at the target's).
+void applyTarget(KernelTargetInfo &info, TargetAttr target);
+
+/// The chip facts of `target` alone (the knobs at their defaults): what
+/// kernel emission, which decides nothing, reads.
+KernelTargetInfo getTargetFacts(TargetAttr target);
+
+/// memopt-form-groups: partitions the linalg.generic ops of `block` into
+/// kernel groups and moves each group into a memopt.kernel_group at the
+/// position of its last op (a remark on every op left out of the group
+/// before it says why). `strategy` Naive puts every op in a group of its
+/// own. Returns the number of groups formed.
+unsigned formKernelGroups(RewriterBase &rewriter, Block &block,
+                          const KernelTargetInfo &target,
+                          KernelStrategy strategy);
+
+/// memopt-select-kernel-strategy: the strategy of `group` (the first family
+/// that applies, or #memopt.naive with remarks saying why none does).
+/// Fails only on an empty group.
+FailureOr<Attribute> selectKernelStrategy(KernelGroupOp group,
+                                          const KernelTargetInfo &target);
+
+/// selectKernelStrategy on every kernel group of `func` without a strategy
+/// (a pinned one stays as it is).
+LogicalResult selectKernelStrategies(FunctionOpInterface func,
+                                     const KernelTargetInfo &target);
+
+/// emitKernelGroup on every kernel group of `func`; adds to the number of
+/// kernels emitted and of ops fused into multi-op kernels.
+LogicalResult emitKernelGroups(RewriterBase &rewriter,
+                               FunctionOpInterface func,
+                               const KernelTargetInfo &target,
+                               unsigned &numKernels, unsigned &numFusedOps);
+
+/// memopt-emit-kernels: replaces `group` by the kernel its strategy
+/// attribute describes, exactly; buffers used only inside the group are
+/// never allocated. A missing strategy or one that cannot be honoured for
+/// the group's ops on `target` is an error at the group (the IR is then
+/// unchanged). Returns the number of ops fused into a multi-op kernel.
+FailureOr<unsigned> emitKernelGroup(RewriterBase &rewriter,
+                                    KernelGroupOp group,
+                                    const KernelTargetInfo &target);
 
 /// Replaces `op` (a linalg.generic on memrefs with static shapes) by one
 /// gpu.launch: one thread per point of the parallel iteration space, the
@@ -99,15 +151,6 @@ FailureOr<gpu::LaunchOp> formNaiveKernel(RewriterBase &rewriter,
                                          linalg::GenericOp op,
                                          const KernelTargetInfo &target);
 
-/// Partitions the linalg.generic ops of `block` into kernel groups and forms
-/// one kernel per group with the best strategy that applies (row reduction,
-/// vectorized elementwise, tiled transpose), falling back to
-/// `formNaiveKernel` with a remark. Buffers used only inside a group are
-/// kept in registers and their allocations erased. Returns the number of
-/// kernels formed, or failure if some op could not be lowered at all.
-FailureOr<unsigned> formFusedKernels(RewriterBase &rewriter, Block &block,
-                                     const KernelTargetInfo &target,
-                                     unsigned &numFusedOps);
 
 /// Replaces a barrier-free gpu.launch by sequential scf.for loops over its
 /// grid and block, so that the kernel runs on the host. Fails if the body

@@ -113,3 +113,31 @@ int64_t kf::getElementBytes(Type t) {
   unsigned bits = t.getIntOrFloatBitWidth();
   return bits < 8 ? 1 : bits / 8;
 }
+
+void mlir::memopt::applyTarget(KernelTargetInfo &info, TargetAttr target) {
+  auto orTarget = [](unsigned &field, int64_t fact) {
+    if (field == 0)
+      field = fact;
+  };
+  orTarget(info.warpSize, target.getWarpSize());
+  orTarget(info.maxThreadsPerBlock, target.getMaxThreadsPerBlock());
+  orTarget(info.vectorBytes, target.getVectorBytes());
+  orTarget(info.multiprocessors, target.getMultiprocessors());
+  info.maxClusterSize =
+      info.maxClusterSize == 0
+          ? target.getMaxClusterSize()
+          : std::min<int64_t>(info.maxClusterSize, target.getMaxClusterSize());
+  info.portableClusterSize = target.getPortableClusterSize();
+  info.sharedMemoryBytes = target.getSharedMemoryPerBlock();
+  info.sharedMemoryPerMultiprocessor =
+      target.getSharedMemoryPerMultiprocessor();
+  info.maxSharedMemoryPerBlock = target.getMaxSharedMemoryPerBlock();
+}
+
+KernelTargetInfo mlir::memopt::getTargetFacts(TargetAttr target) {
+  KernelTargetInfo info;
+  info.warpSize = info.maxThreadsPerBlock = info.vectorBytes = 0;
+  info.multiprocessors = info.maxClusterSize = 0;
+  applyTarget(info, target);
+  return info;
+}

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelUtils.h"
+#include "Strategies.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -142,4 +143,20 @@ mlir::memopt::formNaiveKernel(RewriterBase &rewriter, linalg::GenericOp op,
   }
   rewriter.eraseOp(op);
   return launch;
+}
+
+LogicalResult kf::checkNaiveStrategy(ArrayRef<linalg::GenericOp> ops,
+                                     NaiveStrategyAttr s,
+                                     const KernelTargetInfo &target,
+                                     Operation *anchor) {
+  if (s.getThreads() < 1 || s.getThreads() > (int64_t)target.maxThreadsPerBlock)
+    return emitCannotHonour(anchor, s)
+           << "threads must be between 1 and "
+           << target.maxThreadsPerBlock;
+  for (linalg::GenericOp op : ops)
+    if (!op.hasPureBufferSemantics() ||
+        llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+      return op.emitOpError("cannot form a kernel: needs static shapes and "
+                            "buffer semantics (run after bufferization)");
+  return success();
 }

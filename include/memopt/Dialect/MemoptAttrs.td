@@ -1,0 +1,205 @@
+//===- MemoptAttrs.td - memopt's plan attributes ------------*- tablegen -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The decisions of kernel formation, written into the IR: the target
+// description every pass reads (`#memopt.target`) and one strategy
+// attribute per kernel family, attached to `memopt.kernel_group` ops by
+// memopt-select-kernel-strategy and obeyed by memopt-emit-kernels. Every
+// field is a choice the emitter would otherwise make; a test or a user can
+// pin any of them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_DIALECT_MEMOPTATTRS_TD
+#define MEMOPT_DIALECT_MEMOPTATTRS_TD
+
+include "memopt/Dialect/MemoptBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+class Memopt_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Memopt_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+//===----------------------------------------------------------------------===//
+// Target description
+//===----------------------------------------------------------------------===//
+
+def Memopt_TargetAttr : Memopt_Attr<"Target", "target"> {
+  let summary = "the chip facts every memopt pass reads";
+  let description = [{
+    One description of the GPU, attached to the module as `memopt.target`
+    (by memopt-set-target, from the table of known chips in
+    lib/Dialect/Target.cpp, each field overridable). Kernel formation, the
+    shared-memory pipeliner, the bank-conflict repair, the traffic model and
+    the manifest read their limits here and nowhere else.
+
+    ```mlir
+    module attributes {memopt.target = #memopt.target<chip = "sm_90",
+        multiprocessors = 132, warp_size = 32, max_threads_per_block = 1024,
+        registers_per_multiprocessor = 65536,
+        shared_memory_per_multiprocessor = 233472,
+        shared_memory_per_block = 49152,
+        max_shared_memory_per_block = 232448, l2_bytes = 52428800,
+        portable_cluster_size = 8, max_cluster_size = 16,
+        vector_bytes = 16>} { ... }
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"NVVM chip">:$chip,
+    "int64_t":$multiprocessors,
+    "int64_t":$warp_size,
+    "int64_t":$max_threads_per_block,
+    "int64_t":$registers_per_multiprocessor,
+    "int64_t":$shared_memory_per_multiprocessor,
+    "int64_t":$shared_memory_per_block,
+    "int64_t":$max_shared_memory_per_block,
+    "int64_t":$l2_bytes,
+    "int64_t":$portable_cluster_size,
+    "int64_t":$max_cluster_size,
+    "int64_t":$vector_bytes);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel strategies
+//===----------------------------------------------------------------------===//
+
+def Memopt_RowStrategyAttr : Memopt_Attr<"RowStrategy", "row"> {
+  let summary = "a row kernel: one block (or cluster) per row, row on chip";
+  let description = [{
+    Each row of the group's row space is held by one block, or by a
+    thread-block cluster of `cluster` blocks each holding a slice. Every
+    thread holds `chunks` chunks of `vector` consecutive elements in
+    registers and `shared_chunks` more in shared memory (copied in with
+    cp.async; clusters only). `shifted`: chunk boundaries follow the
+    buffers' `vector`-element alignment (rows whose length is not a
+    multiple of it). `blocks_per_multiprocessor` above 1 becomes the
+    kernel's `.minnctapersm`. `persistent_clusters` above 0: that many
+    clusters walk the rows, prefetching their next row's slice into shared
+    memory. `online_softmax`: a maximum followed by a sum of exp(v - max)
+    exchanges once between the blocks of a cluster.
+  }];
+  let parameters = (ins
+    "int64_t":$vector,
+    "bool":$shifted,
+    "int64_t":$threads,
+    "int64_t":$chunks,
+    "int64_t":$cluster,
+    "int64_t":$shared_chunks,
+    "int64_t":$blocks_per_multiprocessor,
+    "int64_t":$persistent_clusters,
+    "bool":$online_softmax);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Memopt_StreamedRowStrategyAttr
+    : Memopt_Attr<"StreamedRowStrategy", "streamed_row"> {
+  let summary = "a row kernel that streams its row in tiles";
+  let description = [{
+    One block of `threads` threads per row walks the row in `tiles` tiles of
+    one `vector`-element chunk per thread, once per reduction and once for
+    the row-shaped results. The launch reserves `reserved_shared_bytes` of
+    dynamic shared memory (one row in flight per multiprocessor), which
+    memopt-pipeline-loads fills with its rings.
+  }];
+  let parameters = (ins
+    "int64_t":$vector,
+    "int64_t":$threads,
+    "int64_t":$tiles,
+    "int64_t":$reserved_shared_bytes);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Memopt_ElementwiseLayout : I32EnumAttr<"ElementwiseLayout",
+    "how an elementwise kernel maps chunks to threads", [
+      I32EnumAttrCase<"Rows", 0, "rows">,
+      I32EnumAttrCase<"ShiftedRows", 1, "shifted_rows">,
+      I32EnumAttrCase<"Flat", 2, "flat">]> {
+  let cppNamespace = "::mlir::memopt";
+  let genSpecializedAttr = 0;
+}
+
+def Memopt_ElementwiseStrategyAttr
+    : Memopt_Attr<"ElementwiseStrategy", "elementwise"> {
+  let summary = "a vectorized elementwise kernel";
+  let description = [{
+    One thread per chunk of `vector` consecutive elements, blocks of
+    `threads`. `layout = rows`: chunks within each row (the row length a
+    multiple of `vector`); `shifted_rows`: row chunks shifted to the
+    buffers' alignment, partial chunks masked; `flat`: the whole space as
+    one array (every buffer row-shaped), the last chunk masked.
+  }];
+  let parameters = (ins
+    EnumParameter<Memopt_ElementwiseLayout>:$layout,
+    "int64_t":$vector,
+    "int64_t":$threads);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Memopt_TileTransposeStrategyAttr
+    : Memopt_Attr<"TileTransposeStrategy", "tile_transpose"> {
+  let summary = "a transpose staged through a shared-memory tile";
+  let description = [{
+    Op number `transpose` of the group is the transposing op; the ops
+    before it run while the tile is loaded (the prologue), the ops after it
+    while it is stored (the epilogue). Tiles of `tile` x `tile` elements,
+    blocks of `tile` x `tile_rows` threads.
+  }];
+  let parameters = (ins
+    "int64_t":$transpose,
+    "int64_t":$tile,
+    "int64_t":$tile_rows);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Memopt_ColumnReduceForm : I32EnumAttr<"ColumnReduceForm",
+    "how a column reduction splits its rows", [
+      I32EnumAttrCase<"WholeColumn", 0, "whole_column">,
+      I32EnumAttrCase<"RowSlices", 1, "row_slices">]> {
+  let cppNamespace = "::mlir::memopt";
+  let genSpecializedAttr = 0;
+}
+
+def Memopt_ColumnReduceStrategyAttr
+    : Memopt_Attr<"ColumnReduceStrategy", "column_reduce"> {
+  let summary = "a reduction over the outer loop of a 2-D op";
+  let description = [{
+    `whole_column`: each block of `threads` threads owns `column_threads`
+    chunks of `vector` columns over every row and stores each column once
+    (a fill of the output just before, when it is in the group, seeds the
+    result: `seed_from_fill`). `row_slices`: blocks own slices of
+    `rows_per_block` rows and combine their partials with atomics. Both
+    load `unroll` rows per loop iteration.
+  }];
+  let parameters = (ins
+    EnumParameter<Memopt_ColumnReduceForm>:$form,
+    "int64_t":$vector,
+    "int64_t":$threads,
+    "int64_t":$column_threads,
+    "int64_t":$rows_per_block,
+    "int64_t":$unroll,
+    "bool":$seed_from_fill);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Memopt_NaiveStrategyAttr : Memopt_Attr<"NaiveStrategy", "naive"> {
+  let summary = "one naive kernel per op, and why no fused form applies";
+  let description = [{
+    Each op of the group becomes one kernel of one thread per point of its
+    parallel iteration space, in blocks of up to `threads`. `reason` says
+    why no fused strategy applies (empty for the baseline pipeline).
+  }];
+  let parameters = (ins "int64_t":$threads,
+                        StringRefParameter<"why">:$reason);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+#endif // MEMOPT_DIALECT_MEMOPTATTRS_TD

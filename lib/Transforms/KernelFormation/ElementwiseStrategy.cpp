@@ -1,0 +1,256 @@
+//===- ElementwiseStrategy.cpp - vectorized elementwise kernels -*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The elementwise family (#memopt.elementwise): a group without reductions
+// becomes one thread per chunk of `vector` contiguous elements, with 16-byte
+// loads and stores where the shapes prove alignment. Rows whose length is
+// not a multiple of the vector keep wide accesses: the whole space as one
+// flat array when every buffer is row-shaped, else row chunks shifted to
+// the buffers' alignment with masked partial chunks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitUtils.h"
+#include "Strategies.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::memopt;
+using namespace mlir::memopt::kf;
+
+/// Whether every op of `group` is elementwise over the row space with every
+/// buffer of the row space's shape, read and written at the same position,
+/// so that the space is one flat array.
+static bool canUseFlat(const Group &group) {
+  SmallVector<int64_t> rowShape(group.outer.begin(), group.outer.end());
+  rowShape.push_back(group.inner);
+  for (const GroupOp &g : group.ops) {
+    if (g.role != RowRole::Vector)
+      return false;
+    if (!g.op.getBody()->getOps<linalg::IndexOp>().empty())
+      return false;
+    for (OpOperand &operand : g.op->getOpOperands()) {
+      auto mt = dyn_cast<MemRefType>(operand.get().getType());
+      if (!mt)
+        continue;
+      if (!mt.getLayout().isIdentity() || !mt.hasStaticShape() ||
+          mt.getShape() != ArrayRef<int64_t>(rowShape) ||
+          !g.op.getMatchingIndexingMap(&operand).isIdentity())
+        return false;
+    }
+  }
+  return true;
+}
+
+/// Why threads of several blocks would update one per-row value in place
+/// (a row-scalar buffer read from memory and rewritten: no ordering between
+/// them exists), or the empty string.
+static std::string getInPlaceRowUpdate(const Group &group) {
+  for (const GroupOp &g : group.ops)
+    for (OpOperand &out : g.op.getDpsInitsMutable()) {
+      Value root = getRootBuffer(out.get());
+      if (group.inner >= 0 && !group.writtenIsVector.lookup(root) &&
+          group.readExternal.contains(root))
+        return "a per-row value is updated in place by threads of several "
+               "blocks";
+    }
+  return "";
+}
+
+FailureOr<ElementwiseStrategyAttr> kf::selectElementwiseStrategy(
+    const Group &group, const KernelTargetInfo &target, std::string &why) {
+  why = getInPlaceRowUpdate(group);
+  if (!why.empty())
+    return failure();
+  MLIRContext *ctx = group.ops.front().op.getContext();
+  int64_t threads = target.blockSize;
+  if (group.inner < 0)
+    return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::Rows, 1,
+                                        threads);
+  unsigned vec = chooseVectorWidth(group, target);
+  unsigned wide =
+      chooseVectorWidth(group, target, /*rowsMayBeMisaligned=*/true);
+  if (wide > vec) {
+    if (canUseFlat(group))
+      return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::Flat, wide,
+                                          threads);
+    // Otherwise (row-scalar or broadcast operands) the rows' chunks are
+    // shifted to the buffers' alignment as in row kernels.
+    if (group.inner > (int64_t)wide)
+      return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::ShiftedRows,
+                                          wide, threads);
+  }
+  return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::Rows, vec,
+                                      threads);
+}
+
+LogicalResult kf::checkElementwiseStrategy(const Group &group,
+                                           ElementwiseStrategyAttr s,
+                                           const KernelTargetInfo &target,
+                                           Operation *anchor) {
+  auto fail = [&] { return emitCannotHonour(anchor, s); };
+  if (group.hasReduce())
+    return fail() << "the group has a reduction";
+  std::string why = getInPlaceRowUpdate(group);
+  if (!why.empty())
+    return fail() << why;
+  int64_t vec = s.getVector();
+  if (!isVectorAllowed(vec, getWidestElementBytes(group), target))
+    return fail() << "vector must be a power of two of at most "
+                  << target.vectorBytes << " bytes of the widest element";
+  if (s.getThreads() < 1 || s.getThreads() > (int64_t)target.maxThreadsPerBlock)
+    return fail() << "threads must be between 1 and "
+                  << target.maxThreadsPerBlock;
+  switch (s.getLayout()) {
+  case ElementwiseLayout::Rows:
+    if (group.inner < 0 ? vec != 1 : group.inner % vec != 0)
+      return fail() << "rows of " << group.inner
+                    << " elements are not a multiple of the vector";
+    break;
+  case ElementwiseLayout::ShiftedRows:
+    if (group.inner < 1)
+      return fail() << "the group has no row to shift";
+    break;
+  case ElementwiseLayout::Flat:
+    if (group.inner < 1 || !canUseFlat(group))
+      return fail() << "not every buffer is row-shaped and read at the "
+                       "position written";
+    break;
+  }
+  return success();
+}
+
+static void emitFlatElementwiseKernel(RewriterBase &b, Group &group,
+                                      int64_t threads, int64_t rows,
+                                      unsigned vec) {
+  SmallVector<int64_t> rowShape(group.outer.begin(), group.outer.end());
+  rowShape.push_back(group.inner);
+  Location loc = group.ops.front().op.getLoc();
+  int64_t total = rows * group.inner;
+  int64_t chunks = llvm::divideCeil(total, (int64_t)vec);
+  b.setInsertionPoint(group.ops.back().op);
+  Value linear;
+  gpu::LaunchOp launch = createLinearLaunch(b, loc, chunks, threads, linear);
+  Value k0 = arith::MulIOp::create(b, loc, linear, cIdx(b, loc, vec));
+  auto emitChunk = [&](bool partial) {
+    EmitState st(loc);
+    st.vec = vec;
+    st.shifted = true;
+    st.forceLanes = partial;
+    st.kernelEntry = &launch.getBody().front();
+    st.rowShape = rowShape;
+    st.outerIds.assign(group.outer.size(), cIdx(b, loc, 0));
+    st.chunkBase.push_back(k0);
+    st.chunkValid.push_back(Value());
+    st.chunkFlat.push_back(k0);
+    Value yes = arith::ConstantIntOp::create(b, loc, 1, 1);
+    st.chunkFull.push_back(
+        partial ? arith::ConstantIntOp::create(b, loc, 0, 1).getResult() : yes);
+    for (unsigned l = 0; l < vec; ++l)
+      st.laneValid.push_back(
+          partial ? arith::CmpIOp::create(
+                        b, loc, arith::CmpIPredicate::ult,
+                        arith::AddIOp::create(b, loc, k0, cIdx(b, loc, l)),
+                        cIdx(b, loc, total))
+                        .getResult()
+                  : yes);
+    for (const GroupOp &g : group.ops) {
+      Value partialValue;
+      emitOp(b, st, g, 1, partialValue);
+    }
+    storeResults(b, st, group, 1, Value());
+  };
+  if (total % vec == 0) {
+    emitChunk(false);
+    return;
+  }
+  Value full = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ule,
+      arith::AddIOp::create(b, loc, k0, cIdx(b, loc, vec)),
+      cIdx(b, loc, total));
+  auto ifOp = scf::IfOp::create(b, loc, full, true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    emitChunk(false);
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    emitChunk(true);
+  }
+}
+
+void kf::emitElementwiseKernel(RewriterBase &b, Group &group,
+                               ElementwiseStrategyAttr s,
+                               const KernelTargetInfo &target) {
+  Location loc = group.ops.front().op.getLoc();
+  bool scalarOnly = group.inner < 0;
+  unsigned vec = s.getVector();
+  int64_t rows = group.numRows();
+  if (s.getLayout() == ElementwiseLayout::Flat)
+    return emitFlatElementwiseKernel(b, group, s.getThreads(), rows, vec);
+  bool shifted = s.getLayout() == ElementwiseLayout::ShiftedRows;
+  int64_t chunksPerRow =
+      scalarOnly ? 1 : getChunksPerRow(group.inner, vec, shifted);
+  int64_t total = rows * chunksPerRow;
+  b.setInsertionPoint(group.ops.back().op);
+  Value linear;
+  gpu::LaunchOp launch =
+      createLinearLaunch(b, loc, total, s.getThreads(), linear);
+  EmitState st(loc);
+  st.vec = vec;
+  Value chunk = linear, row = linear;
+  if (!scalarOnly) {
+    chunk = arith::RemUIOp::create(b, loc, linear, cIdx(b, loc, chunksPerRow));
+    row = arith::DivUIOp::create(b, loc, linear, cIdx(b, loc, chunksPerRow));
+  }
+  st.outerIds = delinearize(b, loc, row, group.outer);
+  if (shifted) {
+    st.kernelEntry = &launch.getBody().front();
+    st.rowShape.assign(group.outer.begin(), group.outer.end());
+    st.rowShape.push_back(group.inner);
+    setupShiftedChunks(b, st, row, {chunk}, group.inner, rows,
+                       /*mayPassRow=*/true);
+  } else {
+    st.chunkBase.push_back(
+        arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec)));
+    st.chunkValid.push_back(Value());
+  }
+  // Row-scalar results are stored by the thread holding the row's first
+  // chunk.
+  Value leader = scalarOnly
+                     ? Value()
+                     : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             chunk, cIdx(b, loc, 0))
+                           .getResult();
+  auto emitGroup = [&](EmitState &s) {
+    for (const GroupOp &g : group.ops) {
+      Value partial;
+      emitOp(b, s, g, 1, partial);
+    }
+    storeResults(b, s, group, 1, leader);
+  };
+  if (!shifted || !st.chunkInBuffer[0]) {
+    emitGroup(st);
+    return;
+  }
+  // The chunk whose aligned vector would reach past the buffers' end runs
+  // a lane-by-lane copy of the group; every other chunk the vector one.
+  // (Two whole copies rather than a branch around each load: LLVM would
+  // merge per-load branches back into scalar loads.)
+  Value inBuffer = st.chunkInBuffer[0];
+  st.chunkInBuffer[0] = Value();
+  auto ifOp = scf::IfOp::create(b, loc, inBuffer, true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  EmitState vectorState = st;
+  emitGroup(vectorState);
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  EmitState laneState = st;
+  laneState.forceLanes = true;
+  emitGroup(laneState);
+}

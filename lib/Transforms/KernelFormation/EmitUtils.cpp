@@ -1,0 +1,840 @@
+//===- EmitUtils.cpp - builders shared by kernel strategies -*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the builders every kernel strategy emits with (see
+// EmitUtils.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitUtils.h"
+
+#include "memopt/Dialect/MemoptDialect.h"
+
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::memopt;
+using namespace mlir::memopt::kf;
+
+Value kf::cIdx(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+bool kf::isRowShaped(Value v, AffineMap map, const EmitState &st) {
+  auto mt = dyn_cast<MemRefType>(v.getType());
+  return mt && mt.getLayout().isIdentity() && mt.hasStaticShape() &&
+         map.isIdentity() && mt.getShape() == ArrayRef<int64_t>(st.rowShape);
+}
+
+Value kf::getFlatView(OpBuilder &b, EmitState &st, Value v) {
+  auto it = st.flatViews.find(v);
+  if (it != st.flatViews.end())
+    return it->second;
+  auto mt = cast<MemRefType>(v.getType());
+  Value flat = v;
+  if (mt.getRank() != 1) {
+    // A reinterpret_cast rather than collapse_shape: the GPU lowering turns
+    // it into LLVM directly (collapse_shape needs expand-strided-metadata).
+    OpBuilder eb = OpBuilder::atBlockBegin(st.kernelEntry);
+    auto flatType = MemRefType::get({mt.getNumElements()}, mt.getElementType(),
+                                    AffineMap(), mt.getMemorySpace());
+    flat = memref::ReinterpretCastOp::create(
+        eb, st.loc, flatType, v, /*offset=*/0,
+        ArrayRef<int64_t>{mt.getNumElements()}, ArrayRef<int64_t>{1});
+  }
+  st.flatViews[v] = flat;
+  return flat;
+}
+
+SmallVector<Value> kf::loadLanes(OpBuilder &b, Location loc, Value memref,
+                                 ValueRange idx, unsigned vec) {
+  if (vec == 1)
+    return {memref::LoadOp::create(b, loc, memref, idx)};
+  Type et = cast<MemRefType>(memref.getType()).getElementType();
+  Value v = vector::LoadOp::create(
+      b, loc, VectorType::get({(int64_t)vec}, et), memref, idx,
+      /*nontemporal=*/false, llvm::MaybeAlign(vec * getElementBytes(et)));
+  SmallVector<Value> lanes;
+  for (unsigned l = 0; l < vec; ++l)
+    lanes.push_back(vector::ExtractOp::create(b, loc, v, l));
+  return lanes;
+}
+
+SmallVector<Value> kf::loadOperand(OpBuilder &b, EmitState &st,
+                                   linalg::GenericOp op, OpOperand &operand,
+                                   RowRole role, unsigned numChunks) {
+  Value v = operand.get();
+  if (!isa<MemRefType>(v.getType()))
+    return SmallVector<Value>(role == RowRole::Scalar ? 1 : numChunks * st.vec,
+                              v);
+  Value root = getRootBuffer(v);
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  if (!st.vecValues.count(root) && !st.scalarValues.count(root)) {
+    auto key = std::make_tuple(v, map, role == RowRole::Scalar ? 0 : 1);
+    auto it = st.loadCache.find(key);
+    if (it != st.loadCache.end())
+      return it->second;
+    SmallVector<Value> lanes =
+        loadOperandUncached(b, st, op, operand, role, numChunks);
+    st.loadCache[key] = lanes;
+    return lanes;
+  }
+  return loadOperandUncached(b, st, op, operand, role, numChunks);
+}
+
+SmallVector<Value> kf::loadOperandUncached(OpBuilder &b, EmitState &st,
+                                           linalg::GenericOp op,
+                                           OpOperand &operand, RowRole role,
+                                           unsigned numChunks) {
+  Value v = operand.get();
+  Location loc = st.loc;
+  Value root = getRootBuffer(v);
+  unsigned nLoops = op.getNumLoops();
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  if (role == RowRole::Scalar) {
+    if (auto it = st.scalarValues.find(root); it != st.scalarValues.end())
+      return {it->second};
+    SmallVector<Value> ivs(st.outerIds.begin(), st.outerIds.begin() + nLoops);
+    return {memref::LoadOp::create(b, loc, v, expandIndices(b, loc, map, ivs))};
+  }
+  if (auto it = st.vecValues.find(root); it != st.vecValues.end())
+    return it->second;
+  if (auto it = st.scalarValues.find(root); it != st.scalarValues.end())
+    return SmallVector<Value>(numChunks * st.vec, it->second);
+  unsigned innerDim = nLoops - 1;
+  bool usesInner = map.isFunctionOfDim(innerDim);
+  SmallVector<Value> lanes;
+  if (!usesInner) {
+    // Broadcast along the row: one load serves every lane.
+    SmallVector<Value> ivs(st.outerIds);
+    ivs.push_back(cIdx(b, loc, 0));
+    Value s =
+        memref::LoadOp::create(b, loc, v, expandIndices(b, loc, map, ivs));
+    return SmallVector<Value>(numChunks * st.vec, s);
+  }
+  auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+  bool contiguous = last && last.getPosition() == innerDim;
+  if (st.shifted) {
+    bool aligned = isRowShaped(v, map, st);
+    for (unsigned c = 0; c < numChunks; ++c) {
+      auto laneLoads = [&](OpBuilder &lb) {
+        Value flat = getFlatView(lb, st, v);
+        SmallVector<Value> out;
+        for (unsigned l = 0; l < st.vec; ++l) {
+          Value j =
+              arith::AddIOp::create(lb, loc, st.chunkFlat[c], cIdx(lb, loc, l));
+          j = arith::SelectOp::create(lb, loc, st.laneValid[c * st.vec + l], j,
+                                      cIdx(lb, loc, 0));
+          out.push_back(memref::LoadOp::create(lb, loc, flat, ValueRange{j}));
+        }
+        return out;
+      };
+      if (aligned && st.forceLanes) {
+        llvm::append_range(lanes, laneLoads(b));
+        continue;
+      }
+      if (aligned && st.chunkInBuffer.size() > c && st.chunkInBuffer[c]) {
+        // The buffer's last aligned chunk may be short: lane by lane there.
+        Type et = cast<MemRefType>(v.getType()).getElementType();
+        auto ifOp = scf::IfOp::create(b, loc, SmallVector<Type>(st.vec, et),
+                                      st.chunkInBuffer[c], true);
+        {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+          scf::YieldOp::create(b, loc,
+                               loadLanes(b, loc, getFlatView(b, st, v),
+                                         {st.chunkFlat[c]}, st.vec));
+          b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+          scf::YieldOp::create(b, loc, laneLoads(b));
+        }
+        llvm::append_range(lanes, ifOp.getResults());
+        continue;
+      }
+      if (aligned) {
+        llvm::append_range(lanes, loadLanes(b, loc, getFlatView(b, st, v),
+                                            {st.chunkFlat[c]}, st.vec));
+        continue;
+      }
+      // Other operands along the row (a broadcast vector): lane by lane,
+      // lanes outside the row read element 0.
+      for (unsigned l = 0; l < st.vec; ++l) {
+        Value j =
+            arith::AddIOp::create(b, loc, st.chunkBase[c], cIdx(b, loc, l));
+        j = arith::SelectOp::create(b, loc, st.laneValid[c * st.vec + l], j,
+                                    cIdx(b, loc, 0));
+        SmallVector<Value> ivs(st.outerIds);
+        ivs.push_back(j);
+        lanes.push_back(
+            memref::LoadOp::create(b, loc, v, expandIndices(b, loc, map, ivs)));
+      }
+    }
+    return lanes;
+  }
+  if (st.stagedChunk) {
+    auto it = st.stagedViews.find({v, map});
+    if (it != st.stagedViews.end())
+      return loadLanes(b, loc, it->second,
+                       {st.stagedChunk, st.stagedTid, cIdx(b, loc, 0)}, st.vec);
+  }
+  for (unsigned c = 0; c < numChunks; ++c) {
+    Value base = st.chunkBase[c];
+    if (st.chunkValid[c]) // Out-of-row chunks read element 0 instead.
+      base = arith::SelectOp::create(b, loc, st.chunkValid[c], base,
+                                     cIdx(b, loc, 0));
+    SmallVector<Value> ivs(st.outerIds);
+    ivs.push_back(base);
+    if (contiguous && st.vec > 1) {
+      llvm::append_range(
+          lanes, loadLanes(b, loc, v, expandIndices(b, loc, map, ivs), st.vec));
+      continue;
+    }
+    for (unsigned l = 0; l < st.vec; ++l) {
+      SmallVector<Value> laneIvs(ivs);
+      if (l)
+        laneIvs.back() = arith::AddIOp::create(b, loc, base, cIdx(b, loc, l));
+      lanes.push_back(memref::LoadOp::create(
+          b, loc, v, expandIndices(b, loc, map, laneIvs)));
+    }
+  }
+  return lanes;
+}
+
+void kf::emitOp(OpBuilder &b, EmitState &st, const GroupOp &g,
+                unsigned numChunks, Value &partial) {
+  linalg::GenericOp op = g.op;
+  Location loc = st.loc;
+  Block *body = op.getBody();
+  unsigned nIn = op.getNumDpsInputs();
+  SmallVector<SmallVector<Value>> ins;
+  for (OpOperand *in : op.getDpsInputOperands())
+    ins.push_back(loadOperand(b, st, op, *in, g.role, numChunks));
+  SmallVector<SmallVector<Value>> outs;
+  for (OpOperand &out : op.getDpsInitsMutable()) {
+    BlockArgument arg = op.getMatchingBlockArgument(&out);
+    Value root = getRootBuffer(out.get());
+    if (g.role == RowRole::Reduce) {
+      outs.push_back({});
+      continue;
+    }
+    bool internal = st.vecValues.count(root) || st.scalarValues.count(root);
+    if (arg.use_empty() && !internal) {
+      unsigned n = g.role == RowRole::Scalar ? 1 : numChunks * st.vec;
+      outs.push_back(SmallVector<Value>(
+          n, ub::PoisonOp::create(b, loc, arg.getType()).getResult()));
+      continue;
+    }
+    outs.push_back(loadOperand(b, st, op, out, g.role, numChunks));
+  }
+  auto laneIvs = [&](unsigned c, unsigned l) {
+    SmallVector<Value> ivs(st.outerIds);
+    if (g.role != RowRole::Scalar) {
+      Value base = st.chunkBase[c];
+      ivs.push_back(
+          l ? arith::AddIOp::create(b, loc, base, cIdx(b, loc, l)).getResult()
+            : base);
+    }
+    ivs.resize(op.getNumLoops());
+    return ivs;
+  };
+
+  if (g.role == RowRole::Scalar) {
+    SmallVector<Value> args;
+    for (auto &i : ins)
+      args.push_back(i[0]);
+    for (auto &o : outs)
+      args.push_back(o[0]);
+    SmallVector<Value> res = cloneBody(b, op, args, laneIvs(0, 0));
+    for (auto [k, out] : llvm::enumerate(op.getDpsInitsMutable()))
+      st.scalarValues[getRootBuffer(out.get())] = res[k];
+    return;
+  }
+  if (g.role == RowRole::Vector) {
+    unsigned nOut = op.getNumDpsInits();
+    SmallVector<SmallVector<Value>> results(nOut);
+    for (unsigned c = 0; c < numChunks; ++c)
+      for (unsigned l = 0; l < st.vec; ++l) {
+        unsigned lane = c * st.vec + l;
+        SmallVector<Value> args;
+        for (auto &i : ins)
+          args.push_back(i[lane]);
+        for (auto &o : outs)
+          args.push_back(o[lane]);
+        SmallVector<Value> res = cloneBody(b, op, args, laneIvs(c, l));
+        for (unsigned k = 0; k < nOut; ++k)
+          results[k].push_back(res[k]);
+      }
+    for (auto [k, out] : llvm::enumerate(op.getDpsInitsMutable())) {
+      Value root = getRootBuffer(out.get());
+      st.scalarValues.erase(root);
+      st.vecValues[root] = results[k];
+    }
+    return;
+  }
+  // Reduction: thread-local combine from the identity; masked chunks keep
+  // the accumulator unchanged.
+  Type accType = body->getArgument(nIn).getType();
+  Value acc = arith::getIdentityValue(g.kind, accType, b, loc);
+  for (unsigned c = 0; c < numChunks; ++c)
+    for (unsigned l = 0; l < st.vec; ++l) {
+      unsigned lane = c * st.vec + l;
+      SmallVector<Value> args;
+      for (auto &i : ins)
+        args.push_back(i[lane]);
+      args.push_back(acc);
+      Value next = cloneBody(b, op, args, laneIvs(c, l))[0];
+      Value valid = st.shifted ? st.laneValid[lane] : st.chunkValid[c];
+      acc = valid
+                ? arith::SelectOp::create(b, loc, valid, next, acc).getResult()
+                : next;
+    }
+  partial = acc;
+}
+
+unsigned kf::chooseVectorWidth(const Group &group,
+                               const KernelTargetInfo &target,
+                               bool rowsMayBeMisaligned) {
+  int64_t maxBytes = 1;
+  for (const GroupOp &g : group.ops)
+    for (OpOperand &operand : g.op->getOpOperands())
+      if (auto mt = dyn_cast<MemRefType>(operand.get().getType()))
+        maxBytes = std::max(maxBytes, getElementBytes(mt.getElementType()));
+  unsigned vec = std::max<int64_t>(1, target.vectorBytes / maxBytes);
+  while (!rowsMayBeMisaligned && vec > 1 && group.inner % vec != 0)
+    vec /= 2;
+  // A gather along the row (an AoS field, a strided read) gains nothing from
+  // several lanes per thread and loses memory parallelism: one lane then.
+  for (const GroupOp &g : group.ops) {
+    if (g.role == RowRole::Scalar)
+      continue;
+    unsigned inner = g.op.getNumLoops() - 1;
+    for (OpOperand &operand : g.op->getOpOperands()) {
+      if (!isa<MemRefType>(operand.get().getType()))
+        continue;
+      AffineMap m = g.op.getMatchingIndexingMap(&operand);
+      if (!m.isFunctionOfDim(inner))
+        continue;
+      auto last = dyn_cast<AffineDimExpr>(m.getResults().back());
+      if (!last || last.getPosition() != inner)
+        return 1;
+    }
+  }
+  return vec;
+}
+
+void kf::storeResults(OpBuilder &b, EmitState &st, const Group &group,
+                      unsigned numChunks, Value isRowLeader, StoreKind kind) {
+  Location loc = st.loc;
+  for (auto [root, value] : group.written) {
+    if (isGroupPrivate(root, group))
+      continue;
+    auto mt = cast<MemRefType>(value.getType());
+    bool isScalar = st.scalarValues.count(root);
+    if ((kind == StoreKind::RowVectors && isScalar) ||
+        (kind == StoreKind::RowScalars && !isScalar))
+      continue;
+    if (auto it = st.scalarValues.find(root); it != st.scalarValues.end()) {
+      OpBuilder::InsertionGuard guard(b);
+      if (isRowLeader) {
+        auto ifOp = scf::IfOp::create(b, loc, isRowLeader, false);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      }
+      memref::StoreOp::create(b, loc, it->second, value, st.outerIds);
+      continue;
+    }
+    SmallVector<Value> &lanes = st.vecValues[root];
+    if (st.shifted) {
+      bool aligned = isRowShaped(
+          value,
+          AffineMap::getMultiDimIdentityMap(mt.getRank(), b.getContext()), st);
+      for (unsigned c = 0; c < numChunks; ++c) {
+        OpBuilder::InsertionGuard guard(b);
+        auto storeLanes = [&](OpBuilder &sb) {
+          for (unsigned l = 0; l < st.vec; ++l) {
+            OpBuilder::InsertionGuard g2(sb);
+            auto ifOp =
+                scf::IfOp::create(sb, loc, st.laneValid[c * st.vec + l], false);
+            sb.setInsertionPointToStart(&ifOp.getThenRegion().front());
+            if (aligned) {
+              Value j = arith::AddIOp::create(sb, loc, st.chunkFlat[c],
+                                              cIdx(sb, loc, l));
+              memref::StoreOp::create(sb, loc, lanes[c * st.vec + l],
+                                      getFlatView(sb, st, value),
+                                      ValueRange{j});
+              continue;
+            }
+            SmallVector<Value> idx(st.outerIds);
+            idx.push_back(arith::AddIOp::create(sb, loc, st.chunkBase[c],
+                                                cIdx(sb, loc, l)));
+            memref::StoreOp::create(sb, loc, lanes[c * st.vec + l], value, idx);
+          }
+        };
+        if (!aligned) {
+          storeLanes(b);
+          continue;
+        }
+        // Whole chunks in one aligned vector store; a row's partial first
+        // and last chunks lane by lane (the rest of their aligned chunk
+        // belongs to the neighbouring rows).
+        auto ifOp = scf::IfOp::create(b, loc, st.chunkFull[c], true);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        auto vt = VectorType::get({(int64_t)st.vec}, mt.getElementType());
+        SmallVector<Value> elems(lanes.begin() + c * st.vec,
+                                 lanes.begin() + (c + 1) * st.vec);
+        Value vec = vector::FromElementsOp::create(b, loc, vt, elems);
+        vector::StoreOp::create(
+            b, loc, vec, getFlatView(b, st, value), {st.chunkFlat[c]},
+            /*nontemporal=*/false,
+            llvm::MaybeAlign(st.vec * getElementBytes(mt.getElementType())));
+        b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+        storeLanes(b);
+      }
+      continue;
+    }
+    for (unsigned c = 0; c < numChunks; ++c) {
+      OpBuilder::InsertionGuard guard(b);
+      if (st.chunkValid[c]) {
+        auto ifOp = scf::IfOp::create(b, loc, st.chunkValid[c], false);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      }
+      SmallVector<Value> idx(st.outerIds);
+      idx.push_back(st.chunkBase[c]);
+      if (st.vec > 1) {
+        auto vt = VectorType::get({(int64_t)st.vec}, mt.getElementType());
+        SmallVector<Value> elems(lanes.begin() + c * st.vec,
+                                 lanes.begin() + (c + 1) * st.vec);
+        Value vec = vector::FromElementsOp::create(b, loc, vt, elems);
+        vector::StoreOp::create(
+            b, loc, vec, value, idx, /*nontemporal=*/false,
+            llvm::MaybeAlign(st.vec * getElementBytes(mt.getElementType())));
+        continue;
+      }
+      memref::StoreOp::create(b, loc, lanes[c], value, idx);
+    }
+  }
+}
+
+Type kf::exchangeType(Type t) {
+  return t.isF16() || t.isBF16() ? Float32Type::get(t.getContext()) : t;
+}
+
+SmallVector<SmallVector<Value>>
+kf::exchangeTotals(OpBuilder &b, Location loc, Value tid,
+                   const RowCluster &cluster,
+                   ArrayRef<std::pair<unsigned, Value>> totals) {
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Value isT0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                                       cIdx(b, loc, 0));
+    auto ifOp = scf::IfOp::create(b, loc, isT0, false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    for (auto [slot, value] : totals)
+      memref::StoreOp::create(b, loc, value, cluster.totals,
+                              cluster.at(b, loc, slot));
+  }
+  ClusterBarrierOp::create(b, loc);
+  Type elt = cast<MemRefType>(cluster.totals.getType()).getElementType();
+  SmallVector<SmallVector<Value>> all(totals.size());
+  for (int64_t r = 0; r < cluster.size; ++r)
+    for (auto [k, total] : llvm::enumerate(totals))
+      all[k].push_back(ClusterLoadOp::create(b, loc, elt, cluster.totals,
+                                             cIdx(b, loc, r),
+                                             cluster.at(b, loc, total.first)));
+  return all;
+}
+
+Value kf::clusterReduce(OpBuilder &b, Location loc, Value total,
+                        arith::AtomicRMWKind kind, Value tid,
+                        const RowCluster &cluster, unsigned slot) {
+  SmallVector<Value> ranks =
+      exchangeTotals(b, loc, tid, cluster, {{slot, total}})[0];
+  Value acc = ranks[0];
+  for (Value x : ArrayRef<Value>(ranks).drop_front())
+    acc = arith::getReductionOp(kind, b, loc, acc, x);
+  return acc;
+}
+
+Value kf::blockReduce(OpBuilder &b, Location loc, Value partial,
+                      arith::AtomicRMWKind kind, unsigned threads,
+                      unsigned warpSize, Value tid, Value smem, unsigned slot,
+                      const RowCluster *cluster) {
+  Type origType = partial.getType();
+  Type xType = exchangeType(origType);
+  if (xType != origType) {
+    Value wide = arith::ExtFOp::create(b, loc, xType, partial);
+    Value r = blockReduce(b, loc, wide, kind, threads, warpSize, tid, smem,
+                          slot, cluster);
+    return arith::TruncFOp::create(b, loc, origType, r);
+  }
+  Value v = partial;
+  for (unsigned off = warpSize / 2; off >= 1; off /= 2) {
+    auto shfl =
+        gpu::ShuffleOp::create(b, loc, v, off, warpSize, gpu::ShuffleMode::XOR);
+    v = arith::getReductionOp(kind, b, loc, v, shfl.getShuffleResult());
+  }
+  Value total = v;
+  if (threads > warpSize) {
+    unsigned numWarps = threads / warpSize;
+    Value cWarp = cIdx(b, loc, warpSize);
+    Value lane = arith::RemUIOp::create(b, loc, tid, cWarp);
+    Value warp = arith::DivUIOp::create(b, loc, tid, cWarp);
+    Value isLane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          lane, cIdx(b, loc, 0));
+    {
+      OpBuilder::InsertionGuard guard(b);
+      auto ifOp = scf::IfOp::create(b, loc, isLane0, false);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      memref::StoreOp::create(b, loc, v, smem,
+                              ValueRange{cIdx(b, loc, slot), warp});
+    }
+    gpu::BarrierOp::create(b, loc);
+    total = arith::getIdentityValue(kind, v.getType(), b, loc);
+    for (unsigned w = 0; w < numWarps; ++w) {
+      Value x = memref::LoadOp::create(
+          b, loc, smem, ValueRange{cIdx(b, loc, slot), cIdx(b, loc, w)});
+      total = arith::getReductionOp(kind, b, loc, total, x);
+    }
+  }
+  if (cluster && cluster->size > 1)
+    total = clusterReduce(b, loc, total, kind, tid, *cluster, slot);
+  return total;
+}
+
+void kf::setupShiftedChunks(OpBuilder &b, EmitState &st, Value row,
+                            ArrayRef<Value> chunks, int64_t inner, int64_t rows,
+                            bool mayPassRow) {
+  Location loc = st.loc;
+  unsigned vec = st.vec;
+  st.shifted = true;
+  int64_t total = rows * inner;
+  Value rowStart = arith::MulIOp::create(b, loc, row, cIdx(b, loc, inner));
+  Value h = arith::RemUIOp::create(b, loc, rowStart, cIdx(b, loc, vec));
+  Value alignedStart = arith::SubIOp::create(b, loc, rowStart, h);
+  Value end = arith::AddIOp::create(b, loc, h, cIdx(b, loc, inner));
+  for (Value chunk : chunks) {
+    Value k0 = arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec));
+    st.chunkBase.push_back(arith::SubIOp::create(b, loc, k0, h));
+    st.chunkValid.push_back(Value());
+    Value flat = arith::AddIOp::create(b, loc, alignedStart, k0);
+    if (mayPassRow)
+      flat = arith::SelectOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, k0, end),
+          flat, alignedStart);
+    st.chunkFlat.push_back(flat);
+    // The aligned chunk of the buffers' last row may reach past their end
+    // when the total size is not a multiple of the vector.
+    st.chunkInBuffer.push_back(
+        total % vec == 0
+            ? Value()
+            : arith::CmpIOp::create(
+                  b, loc, arith::CmpIPredicate::ule,
+                  arith::AddIOp::create(b, loc, flat, cIdx(b, loc, vec)),
+                  cIdx(b, loc, total))
+                  .getResult());
+    Value lo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, k0, h);
+    Value hi = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ule,
+        arith::AddIOp::create(b, loc, k0, cIdx(b, loc, vec)), end);
+    st.chunkFull.push_back(arith::AndIOp::create(b, loc, lo, hi));
+    for (unsigned l = 0; l < vec; ++l) {
+      Value kl = arith::AddIOp::create(b, loc, k0, cIdx(b, loc, l));
+      Value ge =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, kl, h);
+      Value lt =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, kl, end);
+      st.laneValid.push_back(arith::AndIOp::create(b, loc, ge, lt));
+    }
+  }
+}
+
+void kf::initRowState(OpBuilder &b, EmitState &st, gpu::LaunchOp launch,
+                      const Group &group, unsigned vec, Value row) {
+  st.vec = vec;
+  st.outerIds =
+      delinearize(b, st.loc, row ? row : launch.getBlockIds().x, group.outer);
+  st.kernelEntry = &launch.getBody().front();
+  st.rowShape.assign(group.outer.begin(), group.outer.end());
+  st.rowShape.push_back(group.inner);
+}
+
+FailureOr<MemRefType> kf::getExchangeType(OpBuilder &b, const Group &group,
+                                          const KernelTargetInfo &target,
+                                          std::string &why) {
+  unsigned numReduce = llvm::count_if(
+      group.ops, [](const GroupOp &g) { return g.role == RowRole::Reduce; });
+  Type smemElt;
+  for (const GroupOp &g : group.ops) {
+    if (g.role != RowRole::Reduce)
+      continue;
+    Type t = exchangeType(
+        g.op.getBody()->getArgument(g.op.getNumDpsInputs()).getType());
+    if (smemElt && t != smemElt) {
+      why = "reductions of different accumulator types in one row";
+      return failure();
+    }
+    smemElt = t;
+  }
+  return MemRefType::get(
+      {numReduce, (int64_t)target.warpSize}, smemElt, AffineMap(),
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
+}
+
+Value kf::getReductionInit(OpBuilder &b, EmitState &st, const GroupOp &g) {
+  OpOperand &out = g.op.getDpsInitsMutable()[0];
+  auto it = st.scalarValues.find(getRootBuffer(out.get()));
+  if (it != st.scalarValues.end())
+    return it->second;
+  return memref::LoadOp::create(b, st.loc, out.get(), st.outerIds);
+}
+
+void kf::finishReduction(OpBuilder &b, EmitState &st, const GroupOp &g,
+                         Value partial, unsigned threads,
+                         const KernelTargetInfo &target, Value tid, Value smem,
+                         unsigned slot, const RowCluster *cluster) {
+  Location loc = st.loc;
+  Value total = blockReduce(b, loc, partial, g.kind, threads, target.warpSize,
+                            tid, smem, slot, cluster);
+  st.scalarValues[getRootBuffer(g.op.getDpsInitsMutable()[0].get())] =
+      arith::getReductionOp(g.kind, b, loc, getReductionInit(b, st, g), total);
+}
+
+bool kf::overwritesItsInput(const Group &group) {
+  return llvm::any_of(group.written, [&](auto &entry) {
+    return group.readExternal.contains(entry.first) &&
+           !isGroupPrivate(entry.first, group);
+  });
+}
+
+Value kf::emitChunkPass(OpBuilder &b, EmitState &st, const Group &group,
+                        const VectorOpList &vectorOps, const GroupOp *reduce,
+                        int64_t count, function_ref<void(Value)> setChunk) {
+  Location loc = st.loc;
+  SmallVector<Value> inits;
+  if (reduce)
+    inits.push_back(
+        arith::getIdentityValue(reduce->kind,
+                                reduce->op.getBody()
+                                    ->getArgument(reduce->op.getNumDpsInputs())
+                                    .getType(),
+                                b, loc));
+  auto forOp = scf::ForOp::create(b, loc, cIdx(b, loc, 0), cIdx(b, loc, count),
+                                  cIdx(b, loc, 1), inits);
+  OpBuilder::InsertionGuard guard(b);
+  // Without results the loop already ends in its yield.
+  if (reduce)
+    b.setInsertionPointToStart(forOp.getBody());
+  else
+    b.setInsertionPoint(forOp.getBody()->getTerminator());
+  setChunk(forOp.getInductionVar());
+  DenseMap<Value, Value> current = st.scalarValues;
+  for (auto &[g, scalars] : vectorOps) {
+    st.scalarValues = scalars;
+    Value unused;
+    emitOp(b, st, *g, 1, unused);
+  }
+  st.scalarValues = std::move(current);
+  Value result;
+  if (reduce) {
+    Value partial;
+    emitOp(b, st, *reduce, 1, partial);
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{arith::getReductionOp(
+            reduce->kind, b, loc, forOp.getRegionIterArgs()[0], partial)});
+    result = forOp.getResult(0);
+  } else {
+    storeResults(b, st, group, 1, Value(), StoreKind::RowVectors);
+  }
+  st.vecValues.clear();
+  st.loadCache.clear();
+  return result;
+}
+
+int64_t kf::blockStaticBytes(MemRefType exchange, bool warpPartials,
+                             int64_t totalsCopies) {
+  int64_t elements = totalsCopies * exchange.getDimSize(0);
+  if (warpPartials)
+    elements += exchange.getNumElements();
+  return elements * getElementBytes(exchange.getElementType());
+}
+
+SmallVector<StagedInput>
+kf::selectStagedInputs(const Group &group, const KernelTargetInfo &target,
+                       int64_t numChunks, int64_t threads, unsigned vec,
+                       int64_t blocksPerMultiprocessor, int64_t staticBytes,
+                       int64_t &stagingBytes, bool &tooBig) {
+  SmallVector<StagedInput> staged;
+  stagingBytes = 0;
+  // Shared memory of one block: its share of the multiprocessor's, less
+  // the 1 KiB the system reserves per block and its static buffers.
+  int64_t budget = std::min<int64_t>(target.sharedMemoryPerMultiprocessor /
+                                         blocksPerMultiprocessor,
+                                     target.maxSharedMemoryPerBlock) -
+                   1024 - staticBytes;
+  for (const GroupOp &g : group.ops) {
+    if (g.role == RowRole::Scalar)
+      continue;
+    unsigned innerDim = g.op.getNumLoops() - 1;
+    for (OpOperand *in : g.op.getDpsInputOperands()) {
+      Value v = in->get();
+      auto mt = dyn_cast<MemRefType>(v.getType());
+      Value root = getRootBuffer(v);
+      if (!mt || !group.readExternal.contains(root) ||
+          group.written.count(root))
+        continue;
+      AffineMap map = g.op.getMatchingIndexingMap(in);
+      auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+      // Inputs along the row (a weight shared by every row stays in L2).
+      if (!last || last.getPosition() != innerDim ||
+          llvm::none_of(llvm::seq(0u, innerDim),
+                        [&](unsigned d) { return map.isFunctionOfDim(d); }))
+        continue;
+      if (llvm::any_of(staged, [&](const StagedInput &s) {
+            return s.memref == v && s.map == map;
+          }))
+        continue;
+      int64_t chunkBytes = vec * getElementBytes(mt.getElementType());
+      if (chunkBytes != 4 && chunkBytes != 8 && chunkBytes != 16)
+        continue;
+      int64_t bytes = llvm::alignTo(numChunks * threads * chunkBytes, 128);
+      if (stagingBytes + bytes > budget) {
+        tooBig = true;
+        continue;
+      }
+      staged.push_back({v, map, mt.getElementType(), stagingBytes, Value()});
+      stagingBytes += bytes;
+    }
+  }
+  return staged;
+}
+
+void kf::waitForOwnCopies(OpBuilder &b, Location loc) {
+  auto drain = nvgpu::DeviceAsyncCreateGroupOp::create(
+      b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), ValueRange{});
+  nvgpu::DeviceAsyncWaitOp::create(b, loc, drain.getAsyncToken(),
+                                   b.getI32IntegerAttr(0));
+}
+
+void kf::emitRowPrefetch(OpBuilder &b, Location loc, const Group &group,
+                         ArrayRef<StagedInput> staged,
+                         ArrayRef<Value> chunkBase, ArrayRef<Value> chunkValid,
+                         Value row, Value tid, unsigned vec) {
+  int64_t numChunks = chunkBase.size();
+  SmallVector<Value> outer = delinearize(b, loc, row, group.outer);
+  auto tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  SmallVector<Value> tokens;
+  for (const StagedInput &in : staged) {
+    int64_t bytes = vec * getElementBytes(in.elementType);
+    for (int64_t c = 0; c < numChunks; ++c) {
+      Value base = chunkBase[c];
+      if (chunkValid[c])
+        base = arith::SelectOp::create(b, loc, chunkValid[c], base,
+                                       cIdx(b, loc, 0));
+      SmallVector<Value> ivs(outer);
+      ivs.push_back(base);
+      tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+          b, loc, tokenType, in.view,
+          ValueRange{cIdx(b, loc, c), tid, cIdx(b, loc, 0)}, in.memref,
+          expandIndices(b, loc, in.map, ivs), b.getIndexAttr(vec),
+          /*srcElements=*/Value(), bytes == 16 ? b.getUnitAttr() : UnitAttr()));
+    }
+  }
+  nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, tokens);
+}
+
+gpu::LaunchOp kf::createLinearLaunch(OpBuilder &b, Location loc, int64_t count,
+                                     int64_t blockSize, Value &linear) {
+  int64_t threads = std::min<int64_t>(blockSize, count);
+  int64_t grid = llvm::divideCeil(count, threads);
+  gpu::LaunchOp launch = createLaunch(b, loc, {grid}, {threads});
+  linear = arith::AddIOp::create(b, loc,
+                                 arith::MulIOp::create(b, loc,
+                                                       launch.getBlockIds().x,
+                                                       cIdx(b, loc, threads)),
+                                 launch.getThreadIds().x);
+  if (grid * threads != count) {
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          linear, cIdx(b, loc, count));
+    auto ifOp = scf::IfOp::create(b, loc, inRange, false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  }
+  return launch;
+}
+
+void kf::evalElementwiseChain(OpBuilder &b, Location loc,
+                              ArrayRef<linalg::GenericOp> ops, ValueRange ivs,
+                              DenseMap<Value, Value> &held,
+                              const DenseSet<Value> &privates, OpOperand *given,
+                              Value givenValue) {
+  for (linalg::GenericOp op : ops) {
+    SmallVector<Value> args;
+    for (OpOperand *in : op.getDpsInputOperands()) {
+      Value v = in->get();
+      if (in == given) {
+        args.push_back(givenValue);
+        continue;
+      }
+      if (!isa<MemRefType>(v.getType())) {
+        args.push_back(v);
+        continue;
+      }
+      if (Value h = held.lookup(getRootBuffer(v))) {
+        args.push_back(h);
+        continue;
+      }
+      args.push_back(memref::LoadOp::create(
+          b, loc, v,
+          expandIndices(b, loc, op.getMatchingIndexingMap(in), ivs)));
+    }
+    OpOperand &out = op.getDpsInitsMutable()[0];
+    Value outRoot = getRootBuffer(out.get());
+    BlockArgument outArg = op.getMatchingBlockArgument(&out);
+    if (outArg.use_empty())
+      args.push_back(ub::PoisonOp::create(b, loc, outArg.getType()));
+    else if (Value h = held.lookup(outRoot))
+      args.push_back(h);
+    else
+      args.push_back(memref::LoadOp::create(b, loc, out.get(), ivs));
+    Value res = cloneBody(b, op, args, ivs)[0];
+    held[outRoot] = res;
+    if (!privates.contains(outRoot))
+      memref::StoreOp::create(b, loc, res, out.get(), ivs);
+  }
+}
+
+void kf::accumulateRow(OpBuilder &b, Location loc, linalg::GenericOp op,
+                       Value r, Value col0, unsigned vec, Value valid,
+                       SmallVector<Value> &accs) {
+  SmallVector<SmallVector<Value>> ins;
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    Value v = in->get();
+    if (!isa<MemRefType>(v.getType())) {
+      ins.push_back(SmallVector<Value>(vec, v));
+      continue;
+    }
+    AffineMap m = op.getMatchingIndexingMap(in);
+    ins.push_back(
+        loadLanes(b, loc, v, expandIndices(b, loc, m, {r, col0}), vec));
+  }
+  for (unsigned l = 0; l < vec; ++l) {
+    SmallVector<Value> args;
+    for (auto &i : ins)
+      args.push_back(i[l]);
+    args.push_back(accs[l]);
+    Value c =
+        l ? arith::AddIOp::create(b, loc, col0, cIdx(b, loc, l)).getResult()
+          : col0;
+    Value upd = cloneBody(b, op, args, {r, c})[0];
+    accs[l] =
+        valid ? arith::SelectOp::create(b, loc, valid, upd, accs[l]).getResult()
+              : upd;
+  }
+}

@@ -1,0 +1,283 @@
+//===- EmitUtils.h - builders shared by kernel strategies ---*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Internal to kernel formation: what every strategy family's emitter
+// builds with. The per-thread state of a kernel (lanes, chunks, the values
+// held for each buffer), the body evaluator (emitOp: loads, the op's
+// body per lane, thread-local reductions), result stores, warp/block/
+// cluster reductions, chunk passes, cp.async staging and launch creation.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_LIB_TRANSFORMS_KERNELFORMATION_EMITUTILS_H
+#define MEMOPT_LIB_TRANSFORMS_KERNELFORMATION_EMITUTILS_H
+
+#include "Grouping.h"
+#include "KernelUtils.h"
+
+#include <tuple>
+
+namespace mlir::memopt::kf {
+
+/// An index constant.
+Value cIdx(OpBuilder &b, Location loc, int64_t v);
+
+/// Per-thread state while emitting a row or elementwise kernel.
+struct EmitState {
+  explicit EmitState(Location loc) : loc(loc) {}
+  Location loc;
+  /// Outer loop ids of this thread's row.
+  SmallVector<Value> outerIds;
+  /// Inner index of the first element of each chunk.
+  SmallVector<Value> chunkBase;
+  /// Whether each chunk lies inside the row (null = always).
+  SmallVector<Value> chunkValid;
+  unsigned vec = 1;
+  /// Shifted chunks (rows whose length is not a multiple of `vec`): chunk
+  /// boundaries follow the buffer's `vec`-element alignment, so a row's
+  /// first and last chunks are partial. Then, per chunk, the flat element
+  /// index of its aligned start in row-shaped buffers and whether all its
+  /// lanes lie in the row, and per lane whether it does.
+  bool shifted = false;
+  SmallVector<Value> chunkFlat;
+  SmallVector<Value> chunkFull;
+  /// Whether the chunk's aligned vector lies inside the row-shaped buffers
+  /// (null = always).
+  SmallVector<Value> chunkInBuffer;
+  SmallVector<Value> laneValid;
+  /// Row-shaped buffers seen as one dimension (for the aligned accesses).
+  DenseMap<Value, Value> flatViews;
+  /// Shape of the row space (outer dims, inner) a row-shaped buffer has.
+  SmallVector<int64_t> rowShape;
+  /// Start of the kernel body, where flat views are created.
+  Block *kernelEntry = nullptr;
+  /// Shifted mode, partial chunk: row-shaped buffers are accessed lane by
+  /// lane through their flat view too (no vector may reach past the end).
+  bool forceLanes = false;
+  /// Current per-lane values of row-vector buffers: [chunk * vec + lane].
+  DenseMap<Value, SmallVector<Value>> vecValues;
+  /// Current value of row-scalar buffers.
+  DenseMap<Value, Value> scalarValues;
+  /// Loads of external buffers already emitted, by (memref, map, role): a
+  /// second use (x in RMSNorm's reduction and its epilogue) reuses the
+  /// registers instead of reading memory again. External buffers are never
+  /// written by the group, so the cached values stay valid.
+  DenseMap<std::tuple<Value, AffineMap, int>, SmallVector<Value>> loadCache;
+  /// Passes over the chunks of a block's slice held in shared memory: the
+  /// staged inputs' [chunks][threads][vec] views by (operand, map), and the
+  /// staged chunk being read (null outside such passes).
+  DenseMap<std::pair<Value, AffineMap>, Value> stagedViews;
+  Value stagedChunk, stagedTid;
+};
+
+/// Which results storeResults stores.
+enum class StoreKind { All, RowVectors, RowScalars };
+
+/// A row split over the blocks of a thread-block cluster: each block holds
+/// its slice of the row in registers and the blocks combine their totals
+/// through distributed shared memory.
+struct RowCluster {
+  int64_t size = 1;
+  /// This block's rank in the cluster.
+  Value rank;
+  /// Workgroup buffer [reductions] of exchange type: each block's total of
+  /// each reduction, read by every block of the cluster. Persistent
+  /// clusters (several rows each) alternate between two such buffers,
+  /// [2][reductions], indexed by `parity`: a block publishing row k + 1's
+  /// totals cannot overwrite row k's before every block has passed row
+  /// k + 1's cluster barrier, after its reads of row k's.
+  Value totals;
+  Value parity;
+  SmallVector<Value> at(OpBuilder &b, Location loc, unsigned slot) const {
+    if (parity)
+      return {parity, cIdx(b, loc, slot)};
+    return {cIdx(b, loc, slot)};
+  }
+};
+
+/// The elementwise ops of a row group so far, each with the row scalars as
+/// they were at its position.
+using VectorOpList =
+    SmallVector<std::pair<const GroupOp *, DenseMap<Value, Value>>>;
+
+/// An input of a persistent row kernel whose slice of the next row is
+/// copied into shared memory ahead of its use: operand `memref` read through
+/// `map`, staged at byte `offset` of dynamic shared memory as
+/// [chunks][threads][vec] elements (`view`).
+struct StagedInput {
+  Value memref;
+  AffineMap map;
+  Type elementType;
+  int64_t offset = 0;
+  Value view;
+};
+
+/// Whether `v`, accessed through `map`, is laid out like the row space:
+/// identity layout, shape (outer dims..., inner), indexed by the loops in
+/// order, so that element (row, j) sits at flat index row * inner + j.
+bool isRowShaped(Value v, AffineMap map, const EmitState &st);
+
+/// `v` seen as one dimension (created once, at the first use).
+Value getFlatView(OpBuilder &b, EmitState &st, Value v);
+
+/// `vec` consecutive elements of `memref` starting at `idx`: one aligned
+/// vector load (the caller proved `vec`-element alignment) split into
+/// lanes, or a scalar load when `vec` is 1.
+SmallVector<Value> loadLanes(OpBuilder &b, Location loc, Value memref,
+                             ValueRange idx, unsigned vec);
+
+/// Loads operand `operand` of `op` for every lane of every chunk (vector
+/// role) or once (scalar role); returns per-lane values (size 1 for scalar).
+SmallVector<Value> loadOperand(OpBuilder &b, EmitState &st,
+                               linalg::GenericOp op, OpOperand &operand,
+                               RowRole role, unsigned numChunks);
+
+SmallVector<Value> loadOperandUncached(OpBuilder &b, EmitState &st,
+                                       linalg::GenericOp op, OpOperand &operand,
+                                       RowRole role, unsigned numChunks);
+
+/// Emits `g` for this thread, updating the state; reductions return the
+/// thread-local partial in `partial`.
+void emitOp(OpBuilder &b, EmitState &st, const GroupOp &g, unsigned numChunks,
+            Value &partial);
+
+/// Widest vector width (elements) such that every row-vector access of the
+/// group is aligned and the inner size is a multiple of it.
+unsigned chooseVectorWidth(const Group &group, const KernelTargetInfo &target,
+                           bool rowsMayBeMisaligned = false);
+
+/// Stores the group's externally visible results for this thread.
+void storeResults(OpBuilder &b, EmitState &st, const Group &group,
+                  unsigned numChunks, Value isRowLeader,
+                  StoreKind kind = StoreKind::All);
+
+/// Type in which partials of `t` travel between threads (shuffles and the
+/// shared-memory exchange are 32-bit).
+Type exchangeType(Type t);
+
+/// Publishes this block's totals (thread 0 stores each value in its slot of
+/// the cluster's totals buffer), waits at a cluster barrier, and returns for
+/// each value every block's, in rank order.
+SmallVector<SmallVector<Value>>
+exchangeTotals(OpBuilder &b, Location loc, Value tid, const RowCluster &cluster,
+               ArrayRef<std::pair<unsigned, Value>> totals);
+
+/// Combines the block totals `total` of reduction `slot` across the
+/// cluster, in rank order (so that every block computes the same bits).
+Value clusterReduce(OpBuilder &b, Location loc, Value total,
+                    arith::AtomicRMWKind kind, Value tid,
+                    const RowCluster &cluster, unsigned slot);
+
+/// Combines `partial` across the CTA (and the cluster, if any); every
+/// thread gets the result.
+Value blockReduce(OpBuilder &b, Location loc, Value partial,
+                  arith::AtomicRMWKind kind, unsigned threads,
+                  unsigned warpSize, Value tid, Value smem, unsigned slot,
+                  const RowCluster *cluster = nullptr);
+
+/// Shifted chunks for row `row` (the row space's flat row index): row r
+/// starts at flat element r * inner, h = that mod vec elements past an
+/// aligned boundary; chunk k covers flat elements [r * inner - h + k * vec,
+/// +vec), i.e. row elements [k * vec - h, +vec). `mayPassRow`: some chunks
+/// lie wholly past the row (they then read the row's first chunk).
+void setupShiftedChunks(OpBuilder &b, EmitState &st, Value row,
+                        ArrayRef<Value> chunks, int64_t inner, int64_t rows,
+                        bool mayPassRow);
+
+/// Per-thread state of a one-row-per-block kernel: block x is the row.
+void initRowState(OpBuilder &b, EmitState &st, gpu::LaunchOp launch,
+                  const Group &group, unsigned vec, Value row = Value());
+
+/// The shared-memory buffer of a row group's block reductions (one slot of
+/// `warpSize` partials per reduction), or failure when the reductions do
+/// not share one exchange type.
+FailureOr<MemRefType> getExchangeType(OpBuilder &b, const Group &group,
+                                      const KernelTargetInfo &target,
+                                      std::string &why);
+
+/// The initial value of reduction `g` for this row: its output's current
+/// row value, or the output buffer's element.
+Value getReductionInit(OpBuilder &b, EmitState &st, const GroupOp &g);
+
+/// Combines the thread partial of reduction `g` across the CTA and with the
+/// output's initial value; the row result becomes a scalar value.
+void finishReduction(OpBuilder &b, EmitState &st, const GroupOp &g,
+                     Value partial, unsigned threads,
+                     const KernelTargetInfo &target, Value tid, Value smem,
+                     unsigned slot, const RowCluster *cluster = nullptr);
+
+/// A buffer the group read from memory (a reduction's initial value) and
+/// now overwrites: every thread of the row must have read it first.
+bool overwritesItsInput(const Group &group);
+
+/// One pass over `count` chunks per thread, one at a time: `setChunk(iv)`
+/// points the state at the chunk, the elementwise ops are replayed for it,
+/// then reduction `reduce` accumulates (the pass returns the thread
+/// partial) or the row-shaped results are stored. Values of the pass stay
+/// inside its loop.
+Value emitChunkPass(OpBuilder &b, EmitState &st, const Group &group,
+                    const VectorOpList &vectorOps, const GroupOp *reduce,
+                    int64_t count, function_ref<void(Value)> setChunk);
+
+/// Static shared bytes of a row kernel's block: the warp partials of its
+/// reductions (`exchange`, when the block has more than one warp) and
+/// `totalsCopies` rows of their totals.
+int64_t blockStaticBytes(MemRefType exchange, bool warpPartials,
+                         int64_t totalsCopies);
+
+/// The inputs of a row group read along the row (not a weight shared by
+/// every row) whose `numChunks` chunks per thread fit, one after another,
+/// in a block's share of shared memory (`stagingBytes` in all; `tooBig`
+/// when some did not fit).
+SmallVector<StagedInput>
+selectStagedInputs(const Group &group, const KernelTargetInfo &target,
+                   int64_t numChunks, int64_t threads, unsigned vec,
+                   int64_t blocksPerMultiprocessor, int64_t staticBytes,
+                   int64_t &stagingBytes, bool &tooBig);
+
+/// Waits until every asynchronous copy this thread issued has landed (an
+/// empty group committed, then a wait for no group left in flight).
+void waitForOwnCopies(OpBuilder &b, Location loc);
+
+/// Copies this thread's chunks of row `row` of every staged input into its
+/// staging buffer (cp.async, zero-filled past nothing: chunks past the row
+/// read the row's first chunk, as direct loads do) and commits them as one
+/// group.
+void emitRowPrefetch(OpBuilder &b, Location loc, const Group &group,
+                     ArrayRef<StagedInput> staged, ArrayRef<Value> chunkBase,
+                     ArrayRef<Value> chunkValid, Value row, Value tid,
+                     unsigned vec);
+
+/// A 1-D launch of `count` work items in blocks of up to `blockSize`
+/// threads; `linear` is the item of this thread, and the builder is left
+/// inside the guard that drops the threads past `count`.
+gpu::LaunchOp createLinearLaunch(OpBuilder &b, Location loc, int64_t count,
+                                 int64_t blockSize, Value &linear);
+
+/// Evaluates the elementwise `ops` at loop position `ivs` (every op has an
+/// identity output map over the same loops): values of buffers written by
+/// earlier ops come from `held`, which receives each op's result; results
+/// of buffers outside `privates` are stored. Operand `given` (if any) takes
+/// `givenValue` instead of a load.
+void evalElementwiseChain(OpBuilder &b, Location loc,
+                          ArrayRef<linalg::GenericOp> ops, ValueRange ivs,
+                          DenseMap<Value, Value> &held,
+                          const DenseSet<Value> &privates,
+                          OpOperand *given = nullptr,
+                          Value givenValue = Value());
+
+/// Loads of the inputs at row `r` (clamped by the caller) and columns
+/// `col0 .. col0 + vec`, folded into `accs` through the op's body; `valid`
+/// (may be null) masks the update.
+void accumulateRow(OpBuilder &b, Location loc, linalg::GenericOp op, Value r,
+                   Value col0, unsigned vec, Value valid,
+                   SmallVector<Value> &accs);
+
+} // namespace mlir::memopt::kf
+
+#endif // MEMOPT_LIB_TRANSFORMS_KERNELFORMATION_EMITUTILS_H

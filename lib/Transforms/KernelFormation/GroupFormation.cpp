@@ -1,0 +1,226 @@
+//===- GroupFormation.cpp - partition a block into kernel groups -*- C++
+//-*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements formKernelGroups, the fusion decision: consecutive
+// linalg.generic ops on memrefs that share a row space form one group, a
+// transposing op forms a group with the elementwise ops fused on either
+// side of its tile, a column reduction takes a fill of its output just
+// before it when its whole-column form seeds the result with it, and every
+// other op is a group of its own. Each group becomes a memopt.kernel_group
+// at the position of its last op. An op left out of the group before it
+// gets a remark saying why.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Grouping.h"
+#include "KernelUtils.h"
+#include "Strategies.h"
+
+#include "memopt/Dialect/MemoptDialect.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+#include <variant>
+
+using namespace mlir;
+using namespace mlir::memopt;
+using namespace mlir::memopt::kf;
+
+/// Moves `ops` (in program order) into a new kernel group at the last one.
+static KernelGroupOp wrapInGroup(RewriterBase &rewriter,
+                                 ArrayRef<linalg::GenericOp> ops) {
+  linalg::GenericOp first = ops.front(), last = ops.back();
+  rewriter.setInsertionPoint(last);
+  auto group = KernelGroupOp::create(rewriter, first.getLoc());
+  Block &body = group.getBody().front();
+  for (linalg::GenericOp op : ops)
+    rewriter.moveOpBefore(op, &body, body.end());
+  return group;
+}
+
+/// One group per op, each with #memopt.naive: the baseline.
+static unsigned formNaiveGroups(RewriterBase &rewriter, Block &block,
+                                const KernelTargetInfo &target) {
+  SmallVector<linalg::GenericOp> ops;
+  for (Operation &op : block)
+    op.walk([&](linalg::GenericOp generic) {
+      if (!generic->getParentOfType<KernelGroupOp>())
+        ops.push_back(generic);
+    });
+  for (linalg::GenericOp op : ops)
+    wrapInGroup(rewriter, {op})
+        .setStrategyAttr(
+            NaiveStrategyAttr::get(op.getContext(), target.blockSize, ""));
+  return ops.size();
+}
+
+unsigned mlir::memopt::formKernelGroups(RewriterBase &rewriter, Block &block,
+                                        const KernelTargetInfo &target,
+                                        KernelStrategy strategy) {
+  if (strategy == KernelStrategy::Naive)
+    return formNaiveGroups(rewriter, block, target);
+  // Partition first, rewrite after: groups are decided on the original IR
+  // (ops already in a kernel group, pinned by a user, are left alone).
+  SmallVector<Group> groups;
+  SmallVector<std::variant<unsigned, linalg::GenericOp>> order;
+  Group current;
+  auto flush = [&]() {
+    if (current.ops.empty())
+      return;
+    order.push_back((unsigned)groups.size());
+    groups.push_back(std::move(current));
+    current = Group();
+  };
+  // Tiled transposes with their fused elementwise ops; the last one still
+  // takes epilogue ops while `openTile` is set.
+  std::vector<TileFusion> tiles;
+  // Why an op did not join the group before it; said once the groups are
+  // final (a column reduction may still take the fill before it).
+  llvm::MapVector<Operation *, std::string> refusals;
+  auto refuse = [&](Operation *op, const std::string &why) {
+    refusals[op] = why;
+  };
+  // The op other than an allocation, view or constant that ended the last
+  // group: the next generic says it was not fused because of it.
+  Operation *barrier = nullptr;
+  DenseMap<Operation *, unsigned> tileOf;
+  std::optional<unsigned> openTile;
+  for (Operation &op : block) {
+    auto generic = dyn_cast<linalg::GenericOp>(op);
+    if (!generic) {
+      // Allocations, views and constants do not touch memory contents;
+      // anything else (copies, calls, a kernel group pinned by a user)
+      // ends the group.
+      if (!isa<memref::AllocOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
+               memref::CastOp, arith::ConstantOp>(op)) {
+        if (!current.ops.empty() || openTile)
+          barrier = &op;
+        flush();
+        openTile.reset();
+      }
+      continue;
+    }
+    if (barrier) {
+      refuse(generic, "not fused with the preceding kernel group: '" +
+                          barrier->getName().getStringRef().str() +
+                          "' between them may touch memory");
+      barrier = nullptr;
+    }
+    if (openTile) {
+      std::string why;
+      if (tryAppendTileEpilogue(tiles[*openTile], generic, why)) {
+        tiles[*openTile].epilogue.push_back(generic);
+        continue;
+      }
+      refuse(generic, "not fused with the preceding tiled transpose: " + why);
+      openTile.reset();
+    }
+    std::string why;
+    FailureOr<GroupOp> g = classify(generic, why);
+    if (failed(g)) {
+      if (!current.ops.empty())
+        refuse(generic, "not fused with the preceding kernel group: " + why);
+      flush();
+      order.push_back(generic);
+      continue;
+    }
+    // A transposing op gets its own tiled kernel.
+    bool transposing = isTransposing(generic, *g);
+    if (transposing) {
+      std::string whyNot;
+      FailureOr<TransposeMatch> match = matchTranspose(generic, whyNot);
+      if (succeeded(match)) {
+        TileFusion fusion;
+        fusion.op = generic;
+        fusion.match = *match;
+        // The transpose starts the epilogue's group. One that updates a
+        // buffer in place (O = O + T^T: each thread reads and writes its own
+        // elements of O) still gets a tile, but fuses nothing.
+        bool grouped = tryAppend(fusion.epilogueGroup, *g, whyNot);
+        if (!current.ops.empty()) {
+          if (grouped &&
+              canFuseTilePrologue(current, generic, *match, whyNot)) {
+            fusion.prologue = getOps(current);
+            fusion.prologueGroup = std::move(current);
+            current = Group();
+          } else {
+            refuse(generic,
+                   "not fused with the preceding kernel group: " + whyNot);
+          }
+        }
+        flush();
+        tileOf[generic] = tiles.size();
+        if (grouped)
+          openTile = tiles.size();
+        tiles.push_back(std::move(fusion));
+        order.push_back(generic);
+        continue;
+      }
+      if (!current.ops.empty())
+        refuse(generic, "not fused with the preceding kernel group: a "
+                        "transposed access gets its own kernel");
+      flush();
+      order.push_back(generic);
+      continue;
+    }
+    std::string whyNot;
+    if (tryAppend(current, *g, whyNot))
+      continue;
+    // A fusion that was possible in principle but refused says why.
+    if (!current.ops.empty())
+      refuse(generic, "not fused with the preceding kernel group: " + whyNot);
+    flush();
+    if (!tryAppend(current, *g, whyNot)) {
+      order.push_back(generic);
+      continue;
+    }
+  }
+  flush();
+
+  // Every entry of `order` is one kernel group: a row-space group (which
+  // takes the column reduction after it when it is a fill of its output
+  // that the reduction's whole-column form seeds its result with), a tiled
+  // transpose with its fused ops, or a single op.
+  SmallVector<SmallVector<linalg::GenericOp>> planned;
+  for (unsigned i = 0; i < order.size(); ++i) {
+    if (auto *idx = std::get_if<unsigned>(&order[i])) {
+      const Group &group = groups[*idx];
+      if (i + 1 < order.size() && group.ops.size() == 1) {
+        auto *next = std::get_if<linalg::GenericOp>(&order[i + 1]);
+        linalg::GenericOp fill = group.ops[0].op;
+        if (next && !tileOf.count(*next) && getFillValue(fill) &&
+            getRootBuffer(fill.getDpsInits()[0]) ==
+                getRootBuffer(next->getDpsInits()[0]) &&
+            canSeedFromFill(*next, target)) {
+          planned.push_back({fill, *next});
+          refusals.erase(*next);
+          ++i;
+          continue;
+        }
+      }
+      planned.push_back(getOps(group));
+      continue;
+    }
+    linalg::GenericOp op = std::get<linalg::GenericOp>(order[i]);
+    if (auto it = tileOf.find(op); it != tileOf.end()) {
+      const TileFusion &fusion = tiles[it->second];
+      SmallVector<linalg::GenericOp> ops = fusion.prologue;
+      ops.push_back(fusion.op);
+      llvm::append_range(ops, fusion.epilogue);
+      planned.push_back(std::move(ops));
+      continue;
+    }
+    planned.push_back({op});
+  }
+  for (auto &[op, why] : refusals)
+    op->emitRemark() << why;
+  for (ArrayRef<linalg::GenericOp> ops : planned)
+    wrapInGroup(rewriter, ops);
+  return planned.size();
+}

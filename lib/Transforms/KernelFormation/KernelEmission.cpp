@@ -1,0 +1,188 @@
+//===- KernelEmission.cpp - build what a kernel group's strategy says -*- C++
+//-*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements emitKernelGroup: the group's ops are checked against
+// its strategy (an attribute that cannot be honoured is an error at the
+// group), put back where the group stands and replaced by the kernel the
+// strategy's family builds; buffers used only inside the group are never
+// allocated.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Grouping.h"
+#include "KernelUtils.h"
+#include "Strategies.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::memopt;
+using namespace mlir::memopt::kf;
+
+InFlightDiagnostic kf::emitCannotHonour(Operation *anchor, Attribute s) {
+  InFlightDiagnostic d = anchor->emitError("cannot honour ");
+  d << s << ": ";
+  return d;
+}
+
+bool kf::isVectorAllowed(int64_t vec, int64_t elementBytes,
+                         const KernelTargetInfo &target) {
+  return vec >= 1 && llvm::isPowerOf2_64(vec) &&
+         vec * elementBytes <= (int64_t)target.vectorBytes;
+}
+
+bool kf::isWholeWarps(int64_t threads, const KernelTargetInfo &target) {
+  return threads >= (int64_t)target.warpSize &&
+         threads <= (int64_t)target.maxThreadsPerBlock &&
+         threads % target.warpSize == 0;
+}
+
+/// Erases the fused `ops` (in program order) and the allocations of
+/// `privates` with their remaining users.
+static void eraseFusedOps(RewriterBase &rewriter,
+                          ArrayRef<linalg::GenericOp> ops,
+                          const DenseSet<Value> &privates) {
+  for (linalg::GenericOp op : llvm::reverse(ops))
+    rewriter.eraseOp(op);
+  for (Value root : privates) {
+    Operation *alloc = root.getDefiningOp();
+    for (Operation *user : llvm::make_early_inc_range(root.getUsers()))
+      rewriter.eraseOp(user);
+    rewriter.eraseOp(alloc);
+  }
+}
+
+/// Puts the ops of `groupOp` back before it and erases it.
+static void dissolve(RewriterBase &rewriter, KernelGroupOp groupOp) {
+  rewriter.inlineBlockBefore(&groupOp.getBody().front(), groupOp);
+  rewriter.eraseOp(groupOp);
+}
+
+/// The row-space group of `ops`, or an error at `anchor`.
+static FailureOr<Group> getGroupOrError(ArrayRef<linalg::GenericOp> ops,
+                                        Attribute s, Operation *anchor) {
+  std::string why;
+  FailureOr<Group> group = buildGroup(ops, why);
+  if (failed(group))
+    return emitCannotHonour(anchor, s)
+               << "the ops do not share a row space: " << why,
+           failure();
+  return group;
+}
+
+FailureOr<unsigned>
+mlir::memopt::emitKernelGroup(RewriterBase &rewriter, KernelGroupOp groupOp,
+                              const KernelTargetInfo &target) {
+  Attribute strategy = groupOp.getStrategyAttr();
+  if (!strategy)
+    return groupOp.emitError("kernel group without a strategy (run "
+                             "memopt-select-kernel-strategy first)"),
+           failure();
+  SmallVector<linalg::GenericOp> ops =
+      llvm::to_vector(groupOp.getBody().front().getOps<linalg::GenericOp>());
+  if (ops.empty())
+    return groupOp.emitError("an empty kernel group"), failure();
+  Operation *anchor = groupOp;
+  unsigned fused = ops.size() > 1 ? ops.size() : 0;
+  auto rowSpaceKernel = [&](auto s, auto check,
+                            auto emit) -> FailureOr<unsigned> {
+    FailureOr<Group> group = getGroupOrError(ops, s, anchor);
+    if (failed(group) || failed(check(*group, s, target, anchor)))
+      return failure();
+    dissolve(rewriter, groupOp);
+    emit(rewriter, *group, s, target);
+    eraseFusedOps(rewriter, ops, getPrivateBuffers(*group));
+    return fused;
+  };
+  return llvm::TypeSwitch<Attribute, FailureOr<unsigned>>(strategy)
+      .Case([&](RowStrategyAttr s) {
+        return rowSpaceKernel(s, checkRowStrategy, emitRowKernel);
+      })
+      .Case([&](StreamedRowStrategyAttr s) {
+        return rowSpaceKernel(s, checkStreamedRowStrategy,
+                              emitStreamedRowKernel);
+      })
+      .Case([&](ElementwiseStrategyAttr s) {
+        return rowSpaceKernel(s, checkElementwiseStrategy,
+                              emitElementwiseKernel);
+      })
+      .Case([&](TileTransposeStrategyAttr s) -> FailureOr<unsigned> {
+        std::string why;
+        FailureOr<TileFusion> fusion =
+            buildTileFusion(ops, s.getTranspose(), why);
+        if (failed(fusion))
+          return emitCannotHonour(anchor, s) << why, failure();
+        if (failed(checkTileTransposeStrategy(*fusion, s, target, anchor)))
+          return failure();
+        dissolve(rewriter, groupOp);
+        Group all = fusion->prologueGroup;
+        llvm::append_range(all.ops, fusion->epilogueGroup.ops);
+        for (auto [root, value] : fusion->epilogueGroup.written)
+          all.written[root] = value;
+        DenseSet<Value> privates = getPrivateBuffers(all);
+        emitTileTransposeKernel(rewriter, *fusion, s, privates);
+        eraseFusedOps(rewriter, ops, privates);
+        return fused;
+      })
+      .Case([&](ColumnReduceStrategyAttr s) -> FailureOr<unsigned> {
+        linalg::GenericOp fill;
+        if (ops.size() == 2 && getFillValue(ops[0]))
+          fill = ops[0];
+        else if (ops.size() != 1)
+          return emitCannotHonour(anchor, s)
+                     << "a column reduction's group holds the reduction "
+                        "and at most a fill of its output before it",
+                 failure();
+        if (fill && getRootBuffer(fill.getDpsInits()[0]) !=
+                        getRootBuffer(ops[1].getDpsInits()[0]))
+          return emitCannotHonour(anchor, s)
+                     << "the fill does not write the reduction's output",
+                 failure();
+        if (failed(
+                checkColumnReduceStrategy(ops.back(), fill, s, target, anchor)))
+          return failure();
+        dissolve(rewriter, groupOp);
+        emitColumnReduceKernel(rewriter, ops.back(), fill, s, target);
+        eraseFusedOps(rewriter, ops, {});
+        return 0u;
+      })
+      .Case([&](NaiveStrategyAttr s) -> FailureOr<unsigned> {
+        if (failed(checkNaiveStrategy(ops, s, target, anchor)))
+          return failure();
+        dissolve(rewriter, groupOp);
+        KernelTargetInfo naive = target;
+        naive.blockSize = s.getThreads();
+        for (linalg::GenericOp op : ops)
+          if (failed(formNaiveKernel(rewriter, op, naive)))
+            return op.emitOpError("cannot form a kernel"), failure();
+        return 0u;
+      })
+      .Default([&](Attribute) -> FailureOr<unsigned> {
+        return anchor->emitError("unknown kernel strategy ") << strategy,
+               failure();
+      });
+}
+
+LogicalResult mlir::memopt::emitKernelGroups(RewriterBase &rewriter,
+                                             FunctionOpInterface func,
+                                             const KernelTargetInfo &target,
+                                             unsigned &numKernels,
+                                             unsigned &numFusedOps) {
+  SmallVector<KernelGroupOp> groups;
+  func->walk([&](KernelGroupOp g) { groups.push_back(g); });
+  for (KernelGroupOp g : groups) {
+    FailureOr<unsigned> fused = emitKernelGroup(rewriter, g, target);
+    if (failed(fused))
+      return failure();
+    ++numKernels;
+    numFusedOps += *fused;
+  }
+  return success();
+}

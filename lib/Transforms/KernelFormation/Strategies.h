@@ -1,0 +1,134 @@
+//===- Strategies.h - kernel strategy families --------------*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Internal to kernel formation: one family per file (RowStrategy.cpp,
+// StreamedRowStrategy.cpp, ElementwiseStrategy.cpp,
+// TileTransposeStrategy.cpp, ColumnReduceStrategy.cpp, NaiveKernel.cpp),
+// each with the same three entry points, as nvFuser's schedulers:
+//
+//   select<Family>Strategy  the decisions, as the family's attribute (or
+//                           why the family does not apply);
+//   check<Family>Strategy   whether an attribute (selected or pinned by a
+//                           user) can be honoured for the group, with a
+//                           located error when not; reads the IR only;
+//   emit<Family>Kernel      builds exactly what the attribute says, before
+//                           the group's last op (the caller erases the ops
+//                           and the group's private buffers).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_LIB_TRANSFORMS_KERNELFORMATION_STRATEGIES_H
+#define MEMOPT_LIB_TRANSFORMS_KERNELFORMATION_STRATEGIES_H
+
+#include "Grouping.h"
+
+#include "memopt/Dialect/MemoptDialect.h"
+
+namespace mlir::memopt::kf {
+
+/// An error at `anchor` that strategy `s` cannot be honoured; the caller
+/// streams the reason.
+InFlightDiagnostic emitCannotHonour(Operation *anchor, Attribute s);
+
+/// Whether `vec` lanes of `elementBytes` bytes are a power of two within
+/// the target's widest access.
+bool isVectorAllowed(int64_t vec, int64_t elementBytes,
+                     const KernelTargetInfo &target);
+
+/// Whether `threads` is whole warps within the target's largest block.
+bool isWholeWarps(int64_t threads, const KernelTargetInfo &target);
+
+//===-- Row kernels (RowStrategy.cpp) -------------------------------------===//
+
+/// The row kernel of `group` (which has a reduction): one block or cluster
+/// per row, or the streamed kernel when the row is too long for a cluster
+/// of the target (a remark says so). Remarks say why optional forms (shared
+/// slices, persistent clusters) were not taken. Fails with `why` when the
+/// group's reductions cannot share one exchange.
+FailureOr<Attribute> selectRowStrategy(const Group &group,
+                                       const KernelTargetInfo &target,
+                                       std::string &why);
+LogicalResult checkRowStrategy(const Group &group, RowStrategyAttr s,
+                               const KernelTargetInfo &target,
+                               Operation *anchor);
+void emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
+                   const KernelTargetInfo &target);
+
+/// Row elements covered by the chunks of a row: a row of `inner` elements
+/// in `vec`-element chunks, shifted to the buffers' alignment or not.
+int64_t getChunksPerRow(int64_t inner, int64_t vec, bool shifted);
+
+//===-- Streamed row kernels (StreamedRowStrategy.cpp) --------------------===//
+
+StreamedRowStrategyAttr
+selectStreamedRowStrategy(const Group &group, const KernelTargetInfo &target);
+LogicalResult checkStreamedRowStrategy(const Group &group,
+                                       StreamedRowStrategyAttr s,
+                                       const KernelTargetInfo &target,
+                                       Operation *anchor);
+void emitStreamedRowKernel(RewriterBase &b, Group &group,
+                           StreamedRowStrategyAttr s,
+                           const KernelTargetInfo &target);
+
+//===-- Elementwise kernels (ElementwiseStrategy.cpp) ---------------------===//
+
+/// Fails with `why` when threads of several blocks would update one
+/// per-row value in place.
+FailureOr<ElementwiseStrategyAttr>
+selectElementwiseStrategy(const Group &group, const KernelTargetInfo &target,
+                          std::string &why);
+LogicalResult checkElementwiseStrategy(const Group &group,
+                                       ElementwiseStrategyAttr s,
+                                       const KernelTargetInfo &target,
+                                       Operation *anchor);
+void emitElementwiseKernel(RewriterBase &b, Group &group,
+                           ElementwiseStrategyAttr s,
+                           const KernelTargetInfo &target);
+
+//===-- Tiled transposes (TileTransposeStrategy.cpp) ----------------------===//
+
+TileTransposeStrategyAttr
+selectTileTransposeStrategy(const TileFusion &fusion, unsigned transpose,
+                            const KernelTargetInfo &target);
+LogicalResult checkTileTransposeStrategy(const TileFusion &fusion,
+                                         TileTransposeStrategyAttr s,
+                                         const KernelTargetInfo &target,
+                                         Operation *anchor);
+void emitTileTransposeKernel(RewriterBase &b, const TileFusion &fusion,
+                             TileTransposeStrategyAttr s,
+                             const DenseSet<Value> &privates);
+
+//===-- Column reductions (ColumnReduceStrategy.cpp) ----------------------===//
+
+/// A column reduction `op` ([reduction, parallel]), `fill` a fill of its
+/// output just before it in the same group (may be null).
+FailureOr<ColumnReduceStrategyAttr>
+selectColumnReduceStrategy(linalg::GenericOp op, linalg::GenericOp fill,
+                           const KernelTargetInfo &target, std::string &why);
+/// Whether a fill of `op`'s output just before it belongs in its group:
+/// the whole-column form applies and seeds its result with the fill.
+bool canSeedFromFill(linalg::GenericOp op, const KernelTargetInfo &target);
+LogicalResult checkColumnReduceStrategy(linalg::GenericOp op,
+                                        linalg::GenericOp fill,
+                                        ColumnReduceStrategyAttr s,
+                                        const KernelTargetInfo &target,
+                                        Operation *anchor);
+void emitColumnReduceKernel(RewriterBase &b, linalg::GenericOp op,
+                            linalg::GenericOp fill, ColumnReduceStrategyAttr s,
+                            const KernelTargetInfo &target);
+
+//===-- Naive kernels (NaiveKernel.cpp) -----------------------------------===//
+
+LogicalResult checkNaiveStrategy(ArrayRef<linalg::GenericOp> ops,
+                                 NaiveStrategyAttr s,
+                                 const KernelTargetInfo &target,
+                                 Operation *anchor);
+
+} // namespace mlir::memopt::kf
+
+#endif // MEMOPT_LIB_TRANSFORMS_KERNELFORMATION_STRATEGIES_H

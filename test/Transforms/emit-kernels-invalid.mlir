@@ -1,0 +1,194 @@
+// RUN: memopt-opt %s --split-input-file -verify-diagnostics --pass-pipeline="builtin.module(memopt-set-target, func.func(memopt-emit-kernels))" -o /dev/null
+
+// Strategy attributes that cannot be honoured are errors at the group.
+
+// A cluster over the target's limit (sm_90: 16 blocks).
+func.func @f(%x: memref<4x65536xf32>, %s: memref<4xf32>) {
+  // expected-error @+1 {{cluster must be between 1 and the target's 16}}
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 256, chunks = 1, cluster = 32, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x65536xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// A vector the row length forbids (1003 elements, not shifted).
+func.func @f(%x: memref<4x1003xf32>, %s: memref<4xf32>) {
+  // expected-error @+1 {{a row of 1003 elements is not a multiple of the vector (use shifted = true)}}
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 256, chunks = 1, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x1003xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// A vector wider than the target's 16-byte accesses.
+func.func @f(%x: memref<4x1024xf32>, %s: memref<4xf32>) {
+  // expected-error @+1 {{vector must be a power of two of at most 16 bytes of the widest element (4 bytes)}}
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 8, shifted = false, threads = 32, chunks = 4, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x1024xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Shared memory over the target's budget: 28 chunks of 16 bytes per thread of 1024.
+func.func @f(%x: memref<4x65536xf32>, %s: memref<4xf32>) {
+  // expected-error @+1 {{a block's share of shared memory (blocks_per_multiprocessor = 1) does not hold its staged chunks}}
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 1024, chunks = 4, cluster = 2, shared_chunks = 28, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x65536xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Chunks that do not cover the row.
+func.func @f(%x: memref<4x4096xf32>, %s: memref<4xf32>) {
+  // expected-error @+1 {{its chunks cover 256 of the row's 1024 chunks}}
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 32, chunks = 8, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x4096xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Threads that are not whole warps.
+func.func @f(%x: memref<4x4096xf32>, %s: memref<4xf32>) {
+  // expected-error @+1 {{threads must be a multiple of 32 up to 1024}}
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 48, chunks = 32, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x4096xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Online softmax needs a cluster.
+func.func @f(%x: memref<4x4096xf32>, %s: memref<4xf32>) {
+  // expected-error @+1 {{online softmax exchanges between the blocks of a cluster (cluster = 1)}}
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 256, chunks = 4, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = true>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x4096xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// An elementwise strategy for a reduction.
+func.func @f(%x: memref<4x4096xf32>, %s: memref<4xf32>) {
+  // expected-error @+1 {{the group has a reduction}}
+  memopt.kernel_group attributes {strategy = #memopt.elementwise<layout = rows, vector = 4, threads = 256>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x4096xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// The streamed kernel reserving more shared memory than a block has.
+func.func @f(%x: memref<4x4096xf32>, %s: memref<4xf32>) {
+  // expected-error @+1 {{reserved_shared_bytes over the target's 232448 bytes per block}}
+  memopt.kernel_group attributes {strategy = #memopt.streamed_row<vector = 4, threads = 1024, tiles = 1, reserved_shared_bytes = 300000>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x4096xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// A group without a strategy.
+func.func @f(%x: memref<4x8xf32>, %y: memref<4x8xf32>) {
+  // expected-error @+1 {{kernel group without a strategy (run memopt-select-kernel-strategy first)}}
+  memopt.kernel_group {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<4x8xf32>) outs(%y : memref<4x8xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      linalg.yield %a : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// A tile whose rows of threads do not divide it.
+func.func @f(%x: memref<64x96xf32>, %y: memref<96x64xf32>) {
+  // expected-error @+1 {{tile_rows must divide tile and tile x tile_rows threads fit in a block of at most 1024}}
+  memopt.kernel_group attributes {strategy = #memopt.tile_transpose<transpose = 0, tile = 32, tile_rows = 5>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<64x96xf32>) outs(%y : memref<96x64xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      linalg.yield %a : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// A column reduction told to seed its result from a fill it does not have.
+func.func @f(%x: memref<512x4096xf32>, %y: memref<4096xf32>) {
+  // expected-error @+1 {{seed_from_fill needs a fill of the output in the group}}
+  memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column, vector = 4, threads = 256, column_threads = 4, rows_per_block = 512, unroll = 16, seed_from_fill = true>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<512x4096xf32>) outs(%y : memref<4096xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %s = arith.addf %a, %acc : f32
+      linalg.yield %s : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Row slices combine with atomics: a product has none.
+func.func @f(%x: memref<512x96xf32>, %y: memref<96xf32>) {
+  // expected-error @+1 {{the combiner has no atomic form}}
+  memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = row_slices, vector = 4, threads = 32, column_threads = 1, rows_per_block = 256, unroll = 16, seed_from_fill = false>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<512x96xf32>) outs(%y : memref<96xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %s = arith.mulf %a, %acc : f32
+      linalg.yield %s : f32
+    }
+  }
+  return
+}
