@@ -70,6 +70,12 @@ def _workloads(torch):
     def aos16(p):
         return p[:, 2] * p[:, 9]
 
+    def lnf16(x, g, b):
+        h = x.float()
+        mean = h.mean(-1, keepdim=True)
+        var = ((h - mean) * (h - mean)).mean(-1, keepdim=True)
+        return (h - mean) * torch.rsqrt(var + 1e-5) * g + b
+
     def w8(x, g):
         n = x * torch.rsqrt((x * x).mean(-1, keepdim=True) + 1e-6) * g
         scale = n.abs().amax(-1) / 127
@@ -105,6 +111,9 @@ def _workloads(torch):
                   lambda: (rand(1 << 24, 16),), aos16),
         "w7": ("column sum of 16384x4096 f32",
                lambda: (rand(ROWS, COLS),), w7),
+        "lnf16": ("LayerNorm of f16 x extended to f32, 16384x4096 f16 in, f32 out",
+                  lambda: (rand(ROWS, COLS).half(), rand(COLS), rand(COLS)),
+                  lnf16),
         "w8": ("RMSNorm + per-row int8 absmax quantization, 16384x4096 f32",
                lambda: (rand(ROWS, COLS), rand(COLS)), w8),
     }

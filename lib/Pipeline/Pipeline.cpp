@@ -43,7 +43,14 @@ LogicalResult mlir::memopt::buildInputStage(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createMemoptDecomposeLinalgPass());
   // Inputs read-only, outputs distinct: what bufferization must respect at
   // the boundary (after decomposition, since its copies are generics).
-  pm.addNestedPass<func::FuncOp>(createMemoptPrepareBoundaryPass());
+  // The optimizing pipeline also gives each op's destination its own
+  // buffer (no copies of shared fills between kernel groups); the naive
+  // baseline and the reference keep the frontend's buffer reuse.
+  MemoptPrepareBoundaryPassOptions boundaryOpts;
+  boundaryOpts.unshareDestinations =
+      cfg.formKernels.strategy == KernelStrategy::Fused;
+  pm.addNestedPass<func::FuncOp>(
+      createMemoptPrepareBoundaryPass(boundaryOpts));
   // The f64 reference: generics only from here, the boundary settled.
   if (cfg.widenFloats)
     pm.addNestedPass<func::FuncOp>(createMemoptWidenFloatsPass());

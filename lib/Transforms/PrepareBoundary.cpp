@@ -59,7 +59,7 @@ static bool isFreshDestination(Operation *op) {
 /// buffer of its own: without this it copies a shared fill (a memref.copy
 /// that splits kernel groups) or writes one op's result over a value
 /// another op still reads (an in-place update no kernel may fuse).
-static void unshareDestinations(func::FuncOp func) {
+static void unshare(func::FuncOp func) {
   SmallVector<OpOperand *> shared;
   DenseSet<Operation *> seen;
   func.walk([&](linalg::LinalgOp op) {
@@ -87,12 +87,15 @@ static void unshareDestinations(func::FuncOp func) {
 namespace {
 struct MemoptPrepareBoundaryPass final
     : memopt::impl::MemoptPrepareBoundaryPassBase<MemoptPrepareBoundaryPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     auto func = dyn_cast<func::FuncOp>(getOperation().getOperation());
     if (!func || func.isExternal())
       return;
     MLIRContext *ctx = &getContext();
-    unshareDestinations(func);
+    if (unshareDestinations)
+      unshare(func);
     for (BlockArgument arg : func.getArguments())
       if (isa<TensorType>(arg.getType()))
         func.setArgAttr(arg.getArgNumber(),

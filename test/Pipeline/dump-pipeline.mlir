@@ -11,7 +11,8 @@
 // CHECK-NEXT:      memopt-decompose-linalg
 // CHECK-NEXT:    ),
 // CHECK-NEXT:    func.func(
-// CHECK-NEXT:      memopt-prepare-boundary
+// OPT-NEXT:        memopt-prepare-boundary{unshare-destinations=true}
+// BASE-NEXT:       memopt-prepare-boundary{unshare-destinations=false}
 // CHECK-NEXT:    ),
 // The layout stage belongs to the optimizing pipeline only.
 // OPT-NEXT:      memopt-aos-to-soa{keep-signature=false max-record-fields=16 sector-bytes=32},

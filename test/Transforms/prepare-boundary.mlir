@@ -1,4 +1,5 @@
-// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(memopt-prepare-boundary))" | FileCheck %s
+// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(memopt-prepare-boundary{unshare-destinations}))" | FileCheck %s
+// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(memopt-prepare-boundary))" | FileCheck %s --check-prefix=KEEP
 
 // Inputs become read-only for bufferization; every returned tensor gets a
 // buffer of its own.
@@ -114,6 +115,9 @@ func.func private @external(tensor<16xf32>) -> tensor<16xf32>
 // use, so that bufferization gives each op a buffer of its own (no
 // memref.copy of the shared fill, no result written over a value another
 // op still reads).
+// KEEP-LABEL: func.func @shared_destinations
+// KEEP-COUNT-2: tensor.empty
+// KEEP-NOT:     tensor.empty
 // CHECK-LABEL: func.func @shared_destinations
 // CHECK:         %[[E0:.*]] = tensor.empty() : tensor<4x8xf32>
 // CHECK:         %[[X:.*]] = linalg.generic {{.*}} outs(%[[E0]] :

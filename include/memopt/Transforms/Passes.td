@@ -525,9 +525,22 @@ def MemoptPrepareBoundaryPass
     identity `linalg.generic` into a fresh tensor, so that every output has
     its own buffer (upstream buffer-results-to-out-params crashes on
     duplicate results).
+
+    With `unshare-destinations` (the optimizing pipeline), every use but the
+    first of a destination several linalg ops share (a `tensor.empty`, or a
+    fill of one, as frontends write one zero accumulator for two reductions
+    or one output shape for two results) gets its own copy of the producer
+    at the use: bufferization then gives each op a buffer of its own instead
+    of a `memref.copy` of the shared fill (which splits kernel groups) or a
+    result written over a value another op still reads (an in-place update
+    no kernel fuses). The baseline keeps the frontend's buffer reuse.
   }];
   let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
                            "bufferization::BufferizationDialect"];
+  let options = [
+    Option<"unshareDestinations", "unshare-destinations", "bool", "false",
+           "Give each linalg op's destination its own empty tensor or fill">
+  ];
 }
 
 def MemoptWidenFloatsPass
