@@ -86,10 +86,15 @@ LogicalResult TargetAttr::verify(
     return emitError() << "#memopt.target of " << chip
                        << ": shared memory limits must satisfy per block <= "
                           "max per block <= per multiprocessor";
+  // Block reductions exchange one partial per warp through one warp's
+  // shuffles: at most warp_size warps, and XOR shuffles need a power of two.
   if (maxThreadsPerBlock % warpSize != 0 ||
+      maxThreadsPerBlock > warpSize * warpSize ||
+      (warpSize & (warpSize - 1)) != 0 ||
       (vectorBytes & (vectorBytes - 1)) != 0)
     return emitError() << "#memopt.target of " << chip
-                       << ": max_threads_per_block must be a multiple of "
-                          "warp_size and vector_bytes a power of two";
+                       << ": warp_size and vector_bytes must be powers of "
+                          "two and max_threads_per_block a multiple of "
+                          "warp_size up to warp_size squared";
   return success();
 }

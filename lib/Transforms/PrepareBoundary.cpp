@@ -73,7 +73,10 @@ static void unshare(func::FuncOp func) {
   });
   for (OpOperand *use : shared) {
     Operation *def = use->get().getDefiningOp();
-    OpBuilder b(use->getOwner());
+    // Next to the original, which dominates every use (a use inside a loop
+    // must not get a fill per iteration).
+    OpBuilder b(def->getContext());
+    b.setInsertionPointAfter(def);
     IRMapping map;
     if (!isa<tensor::EmptyOp>(def)) {
       Operation *empty = cast<linalg::LinalgOp>(def).getDpsInits()[0]

@@ -59,3 +59,11 @@ func.func @bad_strategy() {
 func.func @bad_target() attributes {t = #memopt.target<chip = "sm_90", multiprocessors = 132, warp_size = 32, max_threads_per_block = 1024, registers_per_multiprocessor = 65536, shared_memory_per_multiprocessor = 1024, shared_memory_per_block = 49152, max_shared_memory_per_block = 232448, l2_bytes = 52428800, portable_cluster_size = 8, max_cluster_size = 16, vector_bytes = 16>} {
   return
 }
+
+// -----
+
+// Block reductions need a power-of-two warp and at most a warp of warps.
+// expected-error @+1 {{#memopt.target of sm_90: warp_size and vector_bytes must be powers of two and max_threads_per_block a multiple of warp_size up to warp_size squared}}
+func.func @big_blocks() attributes {t = #memopt.target<chip = "sm_90", multiprocessors = 132, warp_size = 32, max_threads_per_block = 2048, registers_per_multiprocessor = 65536, shared_memory_per_multiprocessor = 233472, shared_memory_per_block = 49152, max_shared_memory_per_block = 232448, l2_bytes = 52428800, portable_cluster_size = 8, max_cluster_size = 16, vector_bytes = 16>} {
+  return
+}

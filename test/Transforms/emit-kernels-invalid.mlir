@@ -124,7 +124,7 @@ func.func @f(%x: memref<4x4096xf32>, %s: memref<4xf32>) {
 
 // The streamed kernel reserving more shared memory than a block has.
 func.func @f(%x: memref<4x4096xf32>, %s: memref<4xf32>) {
-  // expected-error @+1 {{reserved_shared_bytes over the target's 232448 bytes per block}}
+  // expected-error @+1 {{reserved_shared_bytes with the block's 128 static bytes is over the target's 232448 bytes per block}}
   memopt.kernel_group attributes {strategy = #memopt.streamed_row<vector = 4, threads = 1024, tiles = 1, reserved_shared_bytes = 300000>} {
     linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x4096xf32>) outs(%s : memref<4xf32>) {
     ^bb0(%a: f32, %acc: f32):
@@ -188,6 +188,81 @@ func.func @f(%x: memref<512x96xf32>, %y: memref<96xf32>) {
     ^bb0(%a: f32, %acc: f32):
       %s = arith.mulf %a, %acc : f32
       linalg.yield %s : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// A row strategy for a group without a reduction.
+func.func @f(%x: memref<4x1024xf32>, %y: memref<4x1024xf32>) {
+  // expected-error @+1 {{the group has no reduction over a row (use #memopt.elementwise)}}
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 32, chunks = 8, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<4x1024xf32>) outs(%y : memref<4x1024xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      linalg.yield %a : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// More persistent clusters than rows.
+func.func @f(%x: memref<4x65536xf32>, %s: memref<4xf32>) {
+  // expected-error @+1 {{more persistent clusters than the 4 rows}}
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 512, chunks = 8, cluster = 4, shared_chunks = 0, blocks_per_multiprocessor = 2, persistent_clusters = 8, online_softmax = false>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x65536xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// More resident threads than a multiprocessor has.
+func.func @f(%x: memref<4x65536xf32>, %s: memref<4xf32>) {
+  // expected-error @+1 {{blocks_per_multiprocessor x threads is over the 2048 threads of a multiprocessor}}
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 1024, chunks = 4, cluster = 4, shared_chunks = 0, blocks_per_multiprocessor = 8, persistent_clusters = 0, online_softmax = false>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x65536xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Whole columns with fewer threads than the block's columns.
+func.func @f(%x: memref<512x4096xf32>, %y: memref<4096xf32>) {
+  // expected-error @+1 {{a block finishes one column per thread: threads must be at least column_threads x vector (128)}}
+  memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column, vector = 4, threads = 32, column_threads = 32, rows_per_block = 512, unroll = 16, seed_from_fill = false>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<512x4096xf32>) outs(%y : memref<4096xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %s = arith.addf %a, %acc : f32
+      linalg.yield %s : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// The streamed kernel's reservation plus its static buffer over a block's
+// shared memory.
+func.func @f(%x: memref<4x4096xf32>, %s: memref<4xf32>) {
+  // expected-error @+1 {{reserved_shared_bytes with the block's 128 static bytes is over the target's 232448 bytes per block}}
+  memopt.kernel_group attributes {strategy = #memopt.streamed_row<vector = 4, threads = 1024, tiles = 1, reserved_shared_bytes = 232448>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x4096xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
     }
   }
   return

@@ -48,3 +48,33 @@ func.func @other_positions(%x: memref<8x8xf32>, %t: memref<8x8xf32>, %s: memref<
   }
   return
 }
+
+// -----
+
+// A fill is not taken into the column reduction's group across an op that
+// may read the filled buffer (the copy must see the fill).
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+#sc = affine_map<(d0) -> ()>
+#id1 = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @fill_copy_reduce
+// CHECK:       memopt.kernel_group {
+// CHECK-NEXT:    linalg.generic {{.*}} ins(%{{.*}} : f32)
+// CHECK:       memref.copy
+// CHECK-NEXT:  memopt.kernel_group {
+// CHECK-NEXT:    linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
+func.func @fill_copy_reduce(%x: memref<512x4096xf32>, %y: memref<4096xf32>, %d: memref<4096xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#sc, #id1], iterator_types = ["parallel"]} ins(%zero : f32) outs(%y : memref<4096xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  memref.copy %y, %d : memref<4096xf32> to memref<4096xf32>
+  // expected-remark @below {{not fused with the preceding kernel group: 'memref.copy' between them may touch memory}}
+  linalg.generic {indexing_maps = [#id, #col], iterator_types = ["reduction", "parallel"]} ins(%x : memref<512x4096xf32>) outs(%y : memref<4096xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}

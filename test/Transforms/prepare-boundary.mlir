@@ -111,23 +111,23 @@ func.func private @external(tensor<16xf32>) -> tensor<16xf32>
 // -----
 
 // One zero fill serves two reductions and one empty tensor two results:
-// every use but the first gets its own copy of the producer, made at the
-// use, so that bufferization gives each op a buffer of its own (no
-// memref.copy of the shared fill, no result written over a value another
-// op still reads).
+// every use but the first gets its own copy of the producer, made next to
+// the original (which dominates every use), so that bufferization gives
+// each op a buffer of its own (no memref.copy of the shared fill, no result
+// written over a value another op still reads).
 // KEEP-LABEL: func.func @shared_destinations
 // KEEP-COUNT-2: tensor.empty
 // KEEP-NOT:     tensor.empty
 // CHECK-LABEL: func.func @shared_destinations
 // CHECK:         %[[E0:.*]] = tensor.empty() : tensor<4x8xf32>
-// CHECK:         %[[X:.*]] = linalg.generic {{.*}} outs(%[[E0]] :
+// CHECK-NEXT:    %[[E1:.*]] = tensor.empty() : tensor<4x8xf32>
+// CHECK-NEXT:    %[[X:.*]] = linalg.generic {{.*}} outs(%[[E0]] :
 // CHECK:         %[[R0:.*]] = tensor.empty() : tensor<4xf32>
-// CHECK:         %[[F0:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[R0]] :
-// CHECK:         linalg.generic {{.*}} outs(%[[F0]] :
-// CHECK:         %[[R1:.*]] = tensor.empty() : tensor<4xf32>
-// CHECK:         %[[F1:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[R1]] :
+// CHECK-NEXT:    %[[F0:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[R0]] :
+// CHECK-NEXT:    %[[R1:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK-NEXT:    %[[F1:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[R1]] :
+// CHECK-NEXT:    linalg.generic {{.*}} outs(%[[F0]] :
 // CHECK:         linalg.generic {{.*}} outs(%[[F1]] :
-// CHECK:         %[[E1:.*]] = tensor.empty() : tensor<4x8xf32>
 // CHECK:         linalg.generic {{.*}} outs(%[[E1]] :
 func.func @shared_destinations(%x: tensor<4x8xf16>) -> tensor<4x8xf32> {
   %e = tensor.empty() : tensor<4x8xf32>

@@ -122,6 +122,13 @@ static bool canUseWholeColumns(const ColumnReduceInfo &info,
     why = "block size is not a multiple of the warp size";
     return false;
   }
+  if (threads < getColumnThreads(info, target) * info.vec) {
+    why = "a block of " + std::to_string(threads) +
+          " threads cannot finish its " +
+          std::to_string(getColumnThreads(info, target) * info.vec) +
+          " columns";
+    return false;
+  }
   return true;
 }
 
@@ -203,6 +210,10 @@ LogicalResult kf::checkColumnReduceStrategy(linalg::GenericOp op,
       return fail() << "whole columns need threads a multiple of "
                     << target.warpSize
                     << " and column_threads a power of two up to it";
+    if (s.getThreads() < colThreads * vec)
+      return fail() << "a block finishes one column per thread: threads "
+                       "must be at least column_threads x vector ("
+                    << colThreads * vec << ")";
     return success();
   }
   if (fill)

@@ -582,6 +582,10 @@ FailureOr<MemRefType> kf::getExchangeType(OpBuilder &b, const Group &group,
     }
     smemElt = t;
   }
+  if (!smemElt) {
+    why = "the group has no reduction";
+    return failure();
+  }
   return MemRefType::get(
       {numReduce, (int64_t)target.warpSize}, smemElt, AffineMap(),
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));

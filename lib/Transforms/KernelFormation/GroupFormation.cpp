@@ -89,6 +89,8 @@ unsigned mlir::memopt::formKernelGroups(RewriterBase &rewriter, Block &block,
   // The op other than an allocation, view or constant that ended the last
   // group: the next generic says it was not fused because of it.
   Operation *barrier = nullptr;
+  // Ops right after such an op: a fill before it cannot join their group.
+  DenseSet<Operation *> followsBarrier;
   DenseMap<Operation *, unsigned> tileOf;
   std::optional<unsigned> openTile;
   for (Operation &op : block) {
@@ -110,6 +112,7 @@ unsigned mlir::memopt::formKernelGroups(RewriterBase &rewriter, Block &block,
       refuse(generic, "not fused with the preceding kernel group: '" +
                           barrier->getName().getStringRef().str() +
                           "' between them may touch memory");
+      followsBarrier.insert(generic);
       barrier = nullptr;
     }
     if (openTile) {
@@ -194,7 +197,8 @@ unsigned mlir::memopt::formKernelGroups(RewriterBase &rewriter, Block &block,
       if (i + 1 < order.size() && group.ops.size() == 1) {
         auto *next = std::get_if<linalg::GenericOp>(&order[i + 1]);
         linalg::GenericOp fill = group.ops[0].op;
-        if (next && !tileOf.count(*next) && getFillValue(fill) &&
+        if (next && !tileOf.count(*next) && !followsBarrier.count(*next) &&
+            getFillValue(fill) &&
             getRootBuffer(fill.getDpsInits()[0]) ==
                 getRootBuffer(next->getDpsInits()[0]) &&
             canSeedFromFill(*next, target)) {

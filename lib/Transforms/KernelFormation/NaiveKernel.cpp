@@ -155,7 +155,8 @@ LogicalResult kf::checkNaiveStrategy(ArrayRef<linalg::GenericOp> ops,
            << target.maxThreadsPerBlock;
   for (linalg::GenericOp op : ops)
     if (!op.hasPureBufferSemantics() ||
-        llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+        llvm::any_of(op.getStaticLoopRanges(),
+                     [](int64_t r) { return ShapedType::isDynamic(r) || r == 0; }))
       return op.emitOpError("cannot form a kernel: needs static shapes and "
                             "buffer semantics (run after bufferization)");
   return success();

@@ -462,9 +462,9 @@ LogicalResult kf::checkRowStrategy(const Group &group, RowStrategyAttr s,
                                    Operation *anchor) {
   auto fail = [&] { return emitCannotHonour(anchor, s); };
   int64_t vec = s.getVector();
-  if (group.inner < 1)
-    return fail() << "the group has no row (no op iterates over an inner "
-                     "dim)";
+  if (group.inner < 1 || !group.hasReduce())
+    return fail() << "the group has no reduction over a row (use "
+                     "#memopt.elementwise)";
   if (!isVectorAllowed(vec, getWidestElementBytes(group), target))
     return fail() << "vector must be a power of two of at most "
                   << target.vectorBytes << " bytes of the widest element ("
@@ -503,6 +503,16 @@ LogicalResult kf::checkRowStrategy(const Group &group, RowStrategyAttr s,
                      "other";
   if (s.getPersistentClusters() > 0 && cluster == 1)
     return fail() << "persistent clusters need cluster > 1";
+  if (s.getPersistentClusters() > group.numRows())
+    return fail() << "more persistent clusters than the " << group.numRows()
+                  << " rows";
+  // Two blocks of the largest size fill a multiprocessor's threads (2048
+  // on sm_80 and sm_90).
+  if (threads * s.getBlocksPerMultiprocessor() >
+      2 * (int64_t)target.maxThreadsPerBlock)
+    return fail() << "blocks_per_multiprocessor x threads is over the "
+                  << 2 * target.maxThreadsPerBlock
+                  << " threads of a multiprocessor";
   if (staging && s.getShifted())
     return fail() << "rows staged in shared memory must be a multiple of "
                      "the vector (shifted = false)";

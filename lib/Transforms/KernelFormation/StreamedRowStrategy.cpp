@@ -46,8 +46,9 @@ LogicalResult kf::checkStreamedRowStrategy(const Group &group,
                                            Operation *anchor) {
   auto fail = [&] { return emitCannotHonour(anchor, s); };
   int64_t vec = s.getVector();
-  if (group.inner < 1)
-    return fail() << "the group has no row";
+  if (group.inner < 1 || !group.hasReduce())
+    return fail() << "the group has no reduction over a row (use "
+                     "#memopt.elementwise)";
   if (vec < 1 || !llvm::isPowerOf2_64(vec) || group.inner % vec != 0)
     return fail() << "vector must be a power of two dividing the row of "
                   << group.inner << " elements";
@@ -62,14 +63,20 @@ LogicalResult kf::checkStreamedRowStrategy(const Group &group,
     return fail() << s.getTiles() << " tiles of " << threads
                   << " chunks do not cover the row's " << group.inner / vec
                   << " chunks";
-  if (s.getReservedSharedBytes() < 0 ||
-      s.getReservedSharedBytes() > (int64_t)target.maxSharedMemoryPerBlock)
-    return fail() << "reserved_shared_bytes over the target's "
-                  << target.maxSharedMemoryPerBlock << " bytes per block";
   std::string why;
   OpBuilder b(anchor->getContext());
-  if (failed(getExchangeType(b, group, target, why)))
+  FailureOr<MemRefType> exchange = getExchangeType(b, group, target, why);
+  if (failed(exchange))
     return fail() << why;
+  // The reservation, the block reduction's static buffer and the 1 KiB the
+  // system keeps per block.
+  int64_t staticBytes = blockStaticBytes(*exchange, /*warpPartials=*/true, 0);
+  if (s.getReservedSharedBytes() < 0 ||
+      s.getReservedSharedBytes() + staticBytes + 1024 >
+          (int64_t)target.maxSharedMemoryPerBlock)
+    return fail() << "reserved_shared_bytes with the block's " << staticBytes
+                  << " static bytes is over the target's "
+                  << target.maxSharedMemoryPerBlock << " bytes per block";
   return success();
 }
 
