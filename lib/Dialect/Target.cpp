@@ -16,7 +16,6 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::memopt;
@@ -59,13 +58,6 @@ TargetAttr mlir::memopt::getTarget(Operation *op) {
     if (auto t = p->getAttrOfType<TargetAttr>(kTargetAttrName))
       return t;
   return getKnownTarget(op->getContext(), "sm_90");
-}
-
-bool mlir::memopt::chipHasClusters(StringRef chip) {
-  unsigned version = 0;
-  return chip.consume_front("sm_") &&
-         !chip.take_while(llvm::isDigit).getAsInteger(10, version) &&
-         version >= 90;
 }
 
 LogicalResult TargetAttr::verify(

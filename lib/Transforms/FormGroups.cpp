@@ -37,8 +37,7 @@ struct MemoptFormGroupsPass final
       return;
     MEMOPT_KERNEL_TARGET_INFO(target, func);
     IRRewriter rewriter(&getContext());
-    for (Block &block : func.getFunctionBody())
-      numGroups += formKernelGroups(rewriter, block, target, strategy);
+    numGroups += formKernelGroups(rewriter, func, target, strategy);
   }
 };
 } // namespace

@@ -39,8 +39,7 @@ struct MemoptFormKernelsPass final
       return;
     MEMOPT_KERNEL_TARGET_INFO(target, func);
     IRRewriter rewriter(&getContext());
-    for (Block &block : func.getFunctionBody())
-      formKernelGroups(rewriter, block, target, strategy);
+    formKernelGroups(rewriter, func, target, strategy);
     unsigned kernels = 0, fused = 0;
     if (failed(selectKernelStrategies(func, target)) ||
         failed(emitKernelGroups(rewriter, func, target, kernels, fused)))

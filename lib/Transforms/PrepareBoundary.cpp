@@ -1,4 +1,5 @@
-//===- PrepareBoundary.cpp - function boundary for bufferization -*- C++ -*-===//
+//===- PrepareBoundary.cpp - function boundary for bufferization -*- C++
+//-*-===//
 //
 // Part of the memopt project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -43,8 +44,7 @@ static bool isFreshDestination(Operation *op) {
   if (isa<tensor::EmptyOp>(op))
     return true;
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp || op->getNumResults() != 1 ||
-      linalgOp.getNumDpsInits() != 1 ||
+  if (!linalgOp || op->getNumResults() != 1 || linalgOp.getNumDpsInits() != 1 ||
       llvm::any_of(linalgOp.getDpsInputs(),
                    [](Value v) { return isa<TensorType>(v.getType()); }))
     return false;
@@ -55,7 +55,7 @@ static bool isFreshDestination(Operation *op) {
 /// Gives every use but the first of a shared destination (an empty tensor
 /// or a fill of one used as the init of several linalg ops, as frontends
 /// write a zero accumulator or an output shape once) its own copy of the
-/// producer, made just before the use. Bufferization then gives each op a
+/// producer. Bufferization then gives each op a
 /// buffer of its own: without this it copies a shared fill (a memref.copy
 /// that splits kernel groups) or writes one op's result over a value
 /// another op still reads (an in-place update no kernel may fuse).
@@ -79,8 +79,8 @@ static void unshare(func::FuncOp func) {
     b.setInsertionPointAfter(def);
     IRMapping map;
     if (!isa<tensor::EmptyOp>(def)) {
-      Operation *empty = cast<linalg::LinalgOp>(def).getDpsInits()[0]
-                             .getDefiningOp();
+      Operation *empty =
+          cast<linalg::LinalgOp>(def).getDpsInits()[0].getDefiningOp();
       map.map(empty->getResult(0), b.clone(*empty)->getResult(0));
     }
     use->set(b.clone(*def, map)->getResult(0));

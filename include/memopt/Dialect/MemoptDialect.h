@@ -41,9 +41,6 @@ TargetAttr getKnownTarget(MLIRContext *ctx, StringRef chip);
 /// known description of sm_90 when none does (IR written without a
 /// target, such as hand-written kernels).
 TargetAttr getTarget(Operation *op);
-
-/// Whether `chip` ("sm_90", "sm_90a", ...) has thread-block clusters.
-bool chipHasClusters(StringRef chip);
 } // namespace mlir::memopt
 
 #endif // MEMOPT_DIALECT_MEMOPTDIALECT_H

@@ -106,12 +106,13 @@ void applyTarget(KernelTargetInfo &info, TargetAttr target);
 /// kernel emission, which decides nothing, reads.
 KernelTargetInfo getTargetFacts(TargetAttr target);
 
-/// memopt-form-groups: partitions the linalg.generic ops of `block` into
+/// memopt-form-groups: partitions the linalg.generic ops of each block of
+/// `func` into
 /// kernel groups and moves each group into a memopt.kernel_group at the
 /// position of its last op (a remark on every op left out of the group
 /// before it says why). `strategy` Naive puts every op in a group of its
 /// own. Returns the number of groups formed.
-unsigned formKernelGroups(RewriterBase &rewriter, Block &block,
+unsigned formKernelGroups(RewriterBase &rewriter, FunctionOpInterface func,
                           const KernelTargetInfo &target,
                           KernelStrategy strategy);
 

@@ -60,9 +60,10 @@ static unsigned formNaiveGroups(RewriterBase &rewriter, Block &block,
   return ops.size();
 }
 
-unsigned mlir::memopt::formKernelGroups(RewriterBase &rewriter, Block &block,
-                                        const KernelTargetInfo &target,
-                                        KernelStrategy strategy) {
+/// The groups of the ops of `block` (see formKernelGroups).
+static unsigned formBlockGroups(RewriterBase &rewriter, Block &block,
+                                const KernelTargetInfo &target,
+                                KernelStrategy strategy) {
   if (strategy == KernelStrategy::Naive)
     return formNaiveGroups(rewriter, block, target);
   // Partition first, rewrite after: groups are decided on the original IR
@@ -198,10 +199,7 @@ unsigned mlir::memopt::formKernelGroups(RewriterBase &rewriter, Block &block,
         auto *next = std::get_if<linalg::GenericOp>(&order[i + 1]);
         linalg::GenericOp fill = group.ops[0].op;
         if (next && !tileOf.count(*next) && !followsBarrier.count(*next) &&
-            getFillValue(fill) &&
-            getRootBuffer(fill.getDpsInits()[0]) ==
-                getRootBuffer(next->getDpsInits()[0]) &&
-            canSeedFromFill(*next, target)) {
+            isFillOf(fill, *next) && canSeedFromFill(*next, target)) {
           planned.push_back({fill, *next});
           refusals.erase(*next);
           ++i;
@@ -227,4 +225,14 @@ unsigned mlir::memopt::formKernelGroups(RewriterBase &rewriter, Block &block,
   for (ArrayRef<linalg::GenericOp> ops : planned)
     wrapInGroup(rewriter, ops);
   return planned.size();
+}
+
+unsigned mlir::memopt::formKernelGroups(RewriterBase &rewriter,
+                                        FunctionOpInterface func,
+                                        const KernelTargetInfo &target,
+                                        KernelStrategy strategy) {
+  unsigned groups = 0;
+  for (Block &block : func.getFunctionBody())
+    groups += formBlockGroups(rewriter, block, target, strategy);
+  return groups;
 }

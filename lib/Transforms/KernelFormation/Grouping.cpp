@@ -540,17 +540,24 @@ int64_t kf::getWidestElementBytes(const Group &group) {
   return maxBytes;
 }
 FailureOr<Group> kf::buildGroup(ArrayRef<linalg::GenericOp> ops,
-                                std::string &why, Operation **culprit) {
+                                std::string &why) {
   Group group;
   for (linalg::GenericOp op : ops) {
     FailureOr<GroupOp> g = classify(op, why);
-    if (failed(g) || !tryAppend(group, *g, why)) {
-      if (culprit)
-        *culprit = op;
+    if (failed(g) || !tryAppend(group, *g, why))
       return failure();
-    }
   }
   return group;
+}
+
+SmallVector<linalg::GenericOp> kf::getGroupOps(KernelGroupOp group) {
+  return llvm::to_vector(group.getBody().front().getOps<linalg::GenericOp>());
+}
+
+bool kf::isFillOf(linalg::GenericOp fill, linalg::GenericOp op) {
+  return getFillValue(fill) && op.getNumDpsInits() == 1 &&
+         getRootBuffer(fill.getDpsInits()[0]) ==
+             getRootBuffer(op.getDpsInits()[0]);
 }
 
 bool kf::isTransposing(linalg::GenericOp op, const GroupOp &g) {

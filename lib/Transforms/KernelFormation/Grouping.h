@@ -18,6 +18,7 @@
 #ifndef MEMOPT_LIB_TRANSFORMS_KERNELFORMATION_GROUPING_H
 #define MEMOPT_LIB_TRANSFORMS_KERNELFORMATION_GROUPING_H
 
+#include "memopt/Dialect/MemoptDialect.h"
 #include "memopt/Transforms/Transforms.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -87,10 +88,9 @@ FailureOr<GroupOp> classify(linalg::GenericOp op, std::string &why);
 /// unchanged and says why.
 bool tryAppend(Group &group, GroupOp cand, std::string &why);
 
-/// The group of `ops` in order, or failure (with the first op that does not
-/// fit and why) when they do not form one.
-FailureOr<Group> buildGroup(ArrayRef<linalg::GenericOp> ops, std::string &why,
-                            Operation **culprit = nullptr);
+/// The group of `ops` in order, or failure (with why the first op that does
+/// not fit does not) when they do not form one.
+FailureOr<Group> buildGroup(ArrayRef<linalg::GenericOp> ops, std::string &why);
 
 /// Widest element of the memref operands of `group`'s ops, in bytes.
 int64_t getWidestElementBytes(const Group &group);
@@ -155,6 +155,13 @@ bool tryAppendTileEpilogue(TileFusion &fusion, linalg::GenericOp cand,
 /// failure with a reason when they do not form one.
 FailureOr<TileFusion> buildTileFusion(ArrayRef<linalg::GenericOp> ops,
                                       unsigned transpose, std::string &why);
+
+/// The ops of a memopt.kernel_group, in order.
+SmallVector<linalg::GenericOp> getGroupOps(KernelGroupOp group);
+
+/// Whether `fill` is a fill-like op (getFillValue) of the one output of
+/// `op`: what a column reduction's whole-column form seeds its result with.
+bool isFillOf(linalg::GenericOp fill, linalg::GenericOp op);
 
 /// The value a fill-like op (no memref inputs, all parallel, identity
 /// output, body yielding a value from outside or a scalar input) writes to

@@ -85,8 +85,7 @@ mlir::memopt::emitKernelGroup(RewriterBase &rewriter, KernelGroupOp groupOp,
     return groupOp.emitError("kernel group without a strategy (run "
                              "memopt-select-kernel-strategy first)"),
            failure();
-  SmallVector<linalg::GenericOp> ops =
-      llvm::to_vector(groupOp.getBody().front().getOps<linalg::GenericOp>());
+  SmallVector<linalg::GenericOp> ops = getGroupOps(groupOp);
   if (ops.empty())
     return groupOp.emitError("an empty kernel group"), failure();
   Operation *anchor = groupOp;
@@ -133,17 +132,12 @@ mlir::memopt::emitKernelGroup(RewriterBase &rewriter, KernelGroupOp groupOp,
       })
       .Case([&](ColumnReduceStrategyAttr s) -> FailureOr<unsigned> {
         linalg::GenericOp fill;
-        if (ops.size() == 2 && getFillValue(ops[0]))
+        if (ops.size() == 2 && isFillOf(ops[0], ops[1]))
           fill = ops[0];
         else if (ops.size() != 1)
           return emitCannotHonour(anchor, s)
                      << "a column reduction's group holds the reduction "
                         "and at most a fill of its output before it",
-                 failure();
-        if (fill && getRootBuffer(fill.getDpsInits()[0]) !=
-                        getRootBuffer(ops[1].getDpsInits()[0]))
-          return emitCannotHonour(anchor, s)
-                     << "the fill does not write the reduction's output",
                  failure();
         if (failed(
                 checkColumnReduceStrategy(ops.back(), fill, s, target, anchor)))

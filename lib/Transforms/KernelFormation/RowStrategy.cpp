@@ -457,26 +457,48 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
       blocksPerMultiprocessor, persistentClusters, online));
 }
 
+FailureOr<MemRefType>
+kf::checkRowBasics(const Group &group, Attribute s, int64_t vec, bool shifted,
+                   int64_t threads, StringRef unalignedHint,
+                   const KernelTargetInfo &target, Operation *anchor) {
+  auto fail = [&] { return emitCannotHonour(anchor, s); };
+  if (group.inner < 1 || !group.hasReduce())
+    return fail() << "the group has no reduction over a row (use "
+                     "#memopt.elementwise)",
+           failure();
+  if (!isVectorAllowed(vec, getWidestElementBytes(group), target))
+    return fail() << "vector must be a power of two of at most "
+                  << target.vectorBytes << " bytes of the widest element ("
+                  << getWidestElementBytes(group) << " bytes)",
+           failure();
+  if (!shifted && group.inner % vec != 0)
+    return fail() << "a row of " << group.inner
+                  << " elements is not a multiple of the vector"
+                  << unalignedHint,
+           failure();
+  if (!isWholeWarps(threads, target))
+    return fail() << "threads must be a multiple of " << target.warpSize
+                  << " up to " << target.maxThreadsPerBlock,
+           failure();
+  std::string why;
+  OpBuilder b(anchor->getContext());
+  FailureOr<MemRefType> exchange = getExchangeType(b, group, target, why);
+  if (failed(exchange))
+    return fail() << why, failure();
+  return exchange;
+}
+
 LogicalResult kf::checkRowStrategy(const Group &group, RowStrategyAttr s,
                                    const KernelTargetInfo &target,
                                    Operation *anchor) {
   auto fail = [&] { return emitCannotHonour(anchor, s); };
   int64_t vec = s.getVector();
-  if (group.inner < 1 || !group.hasReduce())
-    return fail() << "the group has no reduction over a row (use "
-                     "#memopt.elementwise)";
-  if (!isVectorAllowed(vec, getWidestElementBytes(group), target))
-    return fail() << "vector must be a power of two of at most "
-                  << target.vectorBytes << " bytes of the widest element ("
-                  << getWidestElementBytes(group) << " bytes)";
-  if (!s.getShifted() && group.inner % vec != 0)
-    return fail() << "a row of " << group.inner
-                  << " elements is not a multiple of the vector (use "
-                     "shifted = true)";
   int64_t threads = s.getThreads();
-  if (!isWholeWarps(threads, target))
-    return fail() << "threads must be a multiple of " << target.warpSize
-                  << " up to " << target.maxThreadsPerBlock;
+  FailureOr<MemRefType> exchange =
+      checkRowBasics(group, s, vec, s.getShifted(), threads,
+                     " (use shifted = true)", target, anchor);
+  if (failed(exchange))
+    return failure();
   int64_t cluster = s.getCluster();
   if (cluster < 1 || cluster > (int64_t)target.maxClusterSize)
     return fail() << "cluster must be between 1 and the target's "
@@ -492,11 +514,6 @@ LogicalResult kf::checkRowStrategy(const Group &group, RowStrategyAttr s,
   if (s.getOnlineSoftmax() && cluster == 1)
     return fail() << "online softmax exchanges between the blocks of a "
                      "cluster (cluster = 1)";
-  std::string why;
-  OpBuilder b(anchor->getContext());
-  FailureOr<MemRefType> exchange = getExchangeType(b, group, target, why);
-  if (failed(exchange))
-    return fail() << why;
   bool staging = s.getSharedChunks() > 0 || s.getPersistentClusters() > 0;
   if (s.getSharedChunks() > 0 && s.getPersistentClusters() > 0)
     return fail() << "shared_chunks and persistent_clusters exclude each "

@@ -59,6 +59,17 @@ LogicalResult checkRowStrategy(const Group &group, RowStrategyAttr s,
 void emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
                    const KernelTargetInfo &target);
 
+/// What the row and streamed row families both need of a pinned strategy:
+/// a reduction over a row, a vector within the target's widest access (and
+/// dividing the row unless `shifted`; `unalignedHint` ends that error),
+/// whole warps, reductions sharing one exchange. Returns the exchange
+/// buffer's type, or failure after an error at `anchor`.
+FailureOr<MemRefType> checkRowBasics(const Group &group, Attribute s,
+                                     int64_t vec, bool shifted, int64_t threads,
+                                     StringRef unalignedHint,
+                                     const KernelTargetInfo &target,
+                                     Operation *anchor);
+
 /// Row elements covered by the chunks of a row: a row of `inner` elements
 /// in `vec`-element chunks, shifted to the buffers' alignment or not.
 int64_t getChunksPerRow(int64_t inner, int64_t vec, bool shifted);

@@ -21,10 +21,6 @@ using namespace mlir;
 using namespace mlir::memopt;
 using namespace mlir::memopt::kf;
 
-static SmallVector<linalg::GenericOp> getGroupOps(KernelGroupOp group) {
-  return llvm::to_vector(group.getBody().front().getOps<linalg::GenericOp>());
-}
-
 /// #memopt.naive for `ops`, with `remark` on each op.
 static Attribute naive(ArrayRef<linalg::GenericOp> ops,
                        const KernelTargetInfo &target, const Twine &reason,
@@ -34,18 +30,6 @@ static Attribute naive(ArrayRef<linalg::GenericOp> ops,
   linalg::GenericOp first = ops.front();
   return NaiveStrategyAttr::get(first.getContext(), target.blockSize,
                                 reason.str());
-}
-
-/// The fill of `ops[1]`'s output when `ops` is [fill, column reduction].
-static linalg::GenericOp getSeedFill(ArrayRef<linalg::GenericOp> ops) {
-  if (ops.size() != 2)
-    return {};
-  linalg::GenericOp fill = ops[0], op = ops[1];
-  if (!getFillValue(fill) || op.getNumDpsInits() != 1 ||
-      getRootBuffer(fill.getDpsInits()[0]) !=
-          getRootBuffer(op.getDpsInits()[0]))
-    return {};
-  return fill;
 }
 
 FailureOr<Attribute>
@@ -92,7 +76,9 @@ mlir::memopt::selectKernelStrategy(KernelGroupOp groupOp,
                  "fused kernel not formed: " + why + "; using a naive kernel");
   }
   // A column reduction, with the fill that seeds it.
-  linalg::GenericOp fill = getSeedFill(ops);
+  linalg::GenericOp fill;
+  if (ops.size() == 2 && isFillOf(ops[0], ops[1]))
+    fill = ops[0];
   if (ops.size() == 1 || fill) {
     linalg::GenericOp op = ops.back();
     std::string whyTranspose, whyColumn;

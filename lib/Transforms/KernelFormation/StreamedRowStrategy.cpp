@@ -46,28 +46,15 @@ LogicalResult kf::checkStreamedRowStrategy(const Group &group,
                                            Operation *anchor) {
   auto fail = [&] { return emitCannotHonour(anchor, s); };
   int64_t vec = s.getVector();
-  if (group.inner < 1 || !group.hasReduce())
-    return fail() << "the group has no reduction over a row (use "
-                     "#memopt.elementwise)";
-  if (vec < 1 || !llvm::isPowerOf2_64(vec) || group.inner % vec != 0)
-    return fail() << "vector must be a power of two dividing the row of "
-                  << group.inner << " elements";
-  if (vec * getWidestElementBytes(group) > (int64_t)target.vectorBytes)
-    return fail() << "vector wider than the target's " << target.vectorBytes
-                  << "-byte accesses";
   int64_t threads = s.getThreads();
-  if (!isWholeWarps(threads, target))
-    return fail() << "threads must be a multiple of " << target.warpSize
-                  << " up to " << target.maxThreadsPerBlock;
+  FailureOr<MemRefType> exchange = checkRowBasics(
+      group, s, vec, /*shifted=*/false, threads, "", target, anchor);
+  if (failed(exchange))
+    return failure();
   if (s.getTiles() * threads < group.inner / vec)
     return fail() << s.getTiles() << " tiles of " << threads
                   << " chunks do not cover the row's " << group.inner / vec
                   << " chunks";
-  std::string why;
-  OpBuilder b(anchor->getContext());
-  FailureOr<MemRefType> exchange = getExchangeType(b, group, target, why);
-  if (failed(exchange))
-    return fail() << why;
   // The reservation, the block reduction's static buffer and the 1 KiB the
   // system keeps per block.
   int64_t staticBytes = blockStaticBytes(*exchange, /*warpPartials=*/true, 0);
