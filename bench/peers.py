@@ -1,18 +1,34 @@
 #!/usr/bin/env python3
-# ===- bench/peers.py - PyTorch eager and torch.compile peers -----------=== #
+# ===- bench/peers.py - PyTorch eager, torch.compile and JAX peers -----=== #
 #
 # Part of the memopt project.
 #
-# Times the memopt workloads W1..W8 in PyTorch eager mode and under
-# torch.compile, on the same shapes and dtypes as the compiler's examples,
-# the same way memopt-run times its pipelines: CUDA events around each call,
-# warm-up runs first, median of >= 20 timed runs. Also measures the
-# device-to-device copy bandwidth in the same process (copy_ of a 1 GiB
-# tensor, bytes read + written) so every fraction is against a bandwidth
-# measured in this run.
+# Times the memopt workloads W1..W8 in PyTorch eager mode, under
+# torch.compile and under JAX jit (XLA), on the same shapes and dtypes as the
+# compiler's examples. The torch modes are timed the same way memopt-run
+# times its pipelines: CUDA events around each call, warm-up runs first,
+# median of >= 20 timed runs. JAX has no CUDA events: each call is timed with
+# a wall clock around the jitted call and block_until_ready (same warm-up and
+# median). Unlike CUDA events this includes the dispatch and the host's wait
+# for completion, so it is an upper bound: on an H200 with JAX 0.11, 85 us
+# for a trivial kernel, and 1.3x to 2x the profiler's kernel time for
+# kernels of 0.07 to 1 ms. So JAX entries also hold pipelined_ms, the mean of
+# as many calls issued back to back with one block_until_ready at the end;
+# it was within 5% of the profiler's kernel time for kernels longer than the
+# dispatch (~45 us). JAX gets the torch inputs' values (copied through the
+# host) and, like torch.compile, is checked against eager. Also
+# measures the device-to-device copy bandwidth in the same process (copy_ of
+# a 1 GiB tensor, bytes read + written) so every fraction is against a
+# bandwidth measured in this run.
+#
+# PyTorch is needed for every mode; JAX is imported only when the jax mode
+# is asked for (it is by default), after XLA_PYTHON_CLIENT_PREALLOCATE=false
+# (JAX shares the GPU with torch).
+# Without JAX or its GPU backend, each workload's "jax" entry records the
+# error and the other modes run as usual.
 #
 # Usage: peers.py [--only w1,w2] [--json out.json] [--warmup N] [--iters N]
-#                 [--modes eager,compile]
+#                 [--modes eager,compile,jax]
 # Exit codes: 0 ok (per-workload errors are recorded in the JSON), 2 usage,
 # 3 no CUDA device.
 #
@@ -21,8 +37,10 @@
 import argparse
 import datetime
 import json
+import os
 import statistics
 import sys
+import time
 import traceback
 
 ROWS, COLS = 16384, 4096
@@ -119,12 +137,86 @@ def _workloads(torch):
     }
 
 
+def _jax_workloads(jax):
+    """Returns {name of the torch function in _workloads: JAX function
+    computing the same}, so every workload sharing a torch function (w3 and
+    rml65k) shares its JAX one."""
+    jnp, nn, lax = jax.numpy, jax.nn, jax.lax
+
+    def w1(x, s, b, r):
+        return nn.gelu(x * s + b, approximate=True) + r  # tanh form
+
+    def w2(x, r, g, b):
+        h = x + r
+        mean = jnp.mean(h, -1, keepdims=True)
+        var = jnp.var(h, -1, keepdims=True)  # biased, like unbiased=False
+        return (h - mean) / jnp.sqrt(var + 1e-5) * g + b
+
+    def w3(x, g):
+        return x * lax.rsqrt(jnp.mean(x * x, -1, keepdims=True) + 1e-6) * g
+
+    def w4(x):
+        return nn.softmax(x, axis=-1)
+
+    def w5(x):
+        return x.T
+
+    def tfused(x, b):
+        return nn.relu((2 * x).T + b)
+
+    def w6(p):
+        m = p[:, 6]
+        return 0.5 * m * (p[:, 3] * p[:, 3] + p[:, 4] * p[:, 4] +
+                          p[:, 5] * p[:, 5])
+
+    def w7(x):
+        return x.sum(0)
+
+    def aos16(p):
+        return p[:, 2] * p[:, 9]
+
+    def lnf16(x, g, b):
+        h = x.astype(jnp.float32)
+        mean = jnp.mean(h, -1, keepdims=True)
+        var = jnp.mean((h - mean) * (h - mean), -1, keepdims=True)
+        return (h - mean) * lax.rsqrt(var + 1e-5) * g + b
+
+    def w8(x, g):
+        n = x * lax.rsqrt(jnp.mean(x * x, -1, keepdims=True) + 1e-6) * g
+        scale = jnp.max(jnp.abs(n), -1) / 127
+        q = jnp.clip(jnp.round(n / scale[:, None]), -127, 127).astype(jnp.int8)
+        return q, scale
+
+    return {f.__name__: f for f in
+            (w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8)}
+
+
+def _import_jax():
+    """Imports JAX (only here) and checks it has a GPU backend."""
+    # Allocate on demand instead of 75% of the GPU up front: torch shares it.
+    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    import jax
+    jax.devices("gpu")  # raises without a GPU backend
+    return jax
+
+
 def _nbytes(t):
     return t.numel() * t.element_size()
 
 
 def _as_tuple(out):
     return out if isinstance(out, tuple) else (out,)
+
+
+def _summary(samples, warmup, method):
+    return {
+        "median_ms": statistics.median(samples),
+        "min_ms": min(samples),
+        "max_ms": max(samples),
+        "iterations": len(samples),
+        "warmup": warmup,
+        "method": method,
+    }
 
 
 def _time(torch, fn, args, warmup, iters):
@@ -141,13 +233,59 @@ def _time(torch, fn, args, warmup, iters):
         end.record()
         end.synchronize()
         samples.append(start.elapsed_time(end))
-    return {
-        "median_ms": statistics.median(samples),
-        "min_ms": min(samples),
-        "max_ms": max(samples),
-        "iterations": iters,
-        "warmup": warmup,
-    }
+    return _summary(samples, warmup, "CUDA events around each call, median")
+
+
+def _time_jax(jax, fn, args, warmup, iters):
+    """Like _time for a jitted JAX function, with a wall clock (includes the
+    dispatch and the wait), plus pipelined_ms: the mean of `iters` calls
+    back to back, waited for once."""
+    for _ in range(warmup):
+        jax.block_until_ready(fn(*args))
+    samples = []
+    for _ in range(iters):
+        t0 = time.perf_counter()
+        jax.block_until_ready(fn(*args))
+        samples.append((time.perf_counter() - t0) * 1e3)
+    t = _summary(samples, warmup, "wall clock around jit call + "
+                 "block_until_ready, median")
+    t0 = time.perf_counter()
+    for _ in range(iters):
+        out = fn(*args)
+    jax.block_until_ready(out)
+    t["pipelined_ms"] = (time.perf_counter() - t0) * 1e3 / iters
+    return t
+
+
+def _matches(torch, got, ref):
+    """Outputs agree with eager's: floats to 1e-3, integers (w8's) to 1."""
+    return all(
+        torch.allclose(a.float(), b.float(), atol=1e-3, rtol=1e-3)
+        if a.is_floating_point()
+        else bool(((a.int() - b.int()).abs() <= 1).all())
+        for a, b in zip(_as_tuple(got), _as_tuple(ref)))
+
+
+def _run_mode(torch, jax, mode, fn, inputs, warmup, iters):
+    """Times fn (for jax, its JAX twin) in one mode; compile and jax are
+    compiled and checked against eager outside the timed region."""
+    if mode == "eager":
+        return _time(torch, fn, inputs, warmup, iters)
+    if mode == "compile":
+        f = torch.compile(fn)
+        ok = _matches(torch, f(*inputs), fn(*inputs))
+        t = _time(torch, f, inputs, warmup, iters)
+    else:
+        import numpy as np  # a JAX dependency
+        jinputs = [jax.device_put(x.cpu().numpy()) for x in inputs]
+        f = jax.jit(_jax_workloads(jax)[fn.__name__])
+        got = tuple(torch.from_numpy(np.array(o)).cuda()
+                    for o in _as_tuple(f(*jinputs)))
+        ok = _matches(torch, got, fn(*inputs))
+        del got
+        t = _time_jax(jax, f, jinputs, warmup, iters)
+    t["matches_eager"] = ok
+    return t
 
 
 def _copy_bandwidth(torch, warmup, iters):
@@ -170,13 +308,14 @@ def main():
     ap.add_argument("--json", default="", help="write results here")
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--iters", type=int, default=30)
-    ap.add_argument("--modes", default="eager,compile")
+    ap.add_argument("--modes", default="eager,compile,jax",
+                    help="comma-separated, of eager, compile, jax")
     args = ap.parse_args()
     if args.iters < 20:
         ap.error("--iters must be >= 20")
     modes = [m for m in args.modes.split(",") if m]
     for m in modes:
-        if m not in ("eager", "compile"):
+        if m not in ("eager", "compile", "jax"):
             ap.error("unknown mode %r" % m)
 
     result = {
@@ -218,6 +357,17 @@ def main():
     torch.backends.cuda.matmul.allow_tf32 = False
 
     table = _workloads(torch)
+    jax = jax_error = None
+    if "jax" in modes:
+        try:
+            jax = _import_jax()
+            result["jax_version"] = jax.__version__
+            result["jax_device"] = jax.devices("gpu")[0].device_kind
+        except Exception as e:
+            jax_error = "JAX with a GPU backend is not available: %s: %s" % (
+                type(e).__name__, e)
+            result["jax_error"] = jax_error
+            print("peers: %s" % jax_error, file=sys.stderr)
     wanted = [w.strip() for w in args.only.split(",") if w.strip()] or \
         sorted(table)
     unknown = [w for w in wanted if w not in table]
@@ -229,8 +379,9 @@ def main():
     result["copy_bandwidth"] = _copy_bandwidth(torch, args.warmup,
                                                max(args.iters, 20))
     copy_gbps = result["copy_bandwidth"]["gbps"]
-    print("peers: %s, torch %s, copy bandwidth %.1f GB/s" %
-          (result["device"], torch.__version__, copy_gbps))
+    print("peers: %s, torch %s, jax %s, copy bandwidth %.1f GB/s" %
+          (result["device"], torch.__version__,
+           result.get("jax_version", "-"), copy_gbps))
 
     for name in wanted:
         desc, make_inputs, fn = table[name]
@@ -251,27 +402,20 @@ def main():
             print("peers: %s setup failed: %s" % (name, e), file=sys.stderr)
             continue
         for mode in modes:
+            if mode == "jax" and jax_error:
+                entry[mode] = {"error": jax_error}
+                continue
             try:
-                f = fn if mode == "eager" else torch.compile(fn)
-                if mode == "compile":
-                    # Compile (and check) outside the timed region.
-                    ref = _as_tuple(fn(*inputs))
-                    got = _as_tuple(f(*inputs))
-                    ok = all(
-                        torch.allclose(a.float(), b.float(), atol=1e-3,
-                                       rtol=1e-3) if a.is_floating_point()
-                        else bool(((a.int() - b.int()).abs() <= 1).all())
-                        for a, b in zip(got, ref))
-                    del ref, got
-                t = _time(torch, f, inputs, args.warmup, args.iters)
+                t = _run_mode(torch, jax, mode, fn, inputs, args.warmup,
+                              args.iters)
                 t["gbps"] = min_bytes / (t["median_ms"] * 1e-3) / 1e9
                 t["fraction_of_copy"] = t["gbps"] / copy_gbps
-                if mode == "compile":
-                    t["matches_eager"] = ok
                 entry[mode] = t
-                print("peers: %-3s %-7s %9.4f ms %8.1f GB/s %6.1f%% of copy" %
-                      (name, mode, t["median_ms"], t["gbps"],
-                       100 * t["fraction_of_copy"]))
+                pipe = " (pipelined %.4f ms)" % t["pipelined_ms"] \
+                    if "pipelined_ms" in t else ""
+                print("peers: %-3s %-7s %9.4f ms %8.1f GB/s %6.1f%% of copy%s"
+                      % (name, mode, t["median_ms"], t["gbps"],
+                         100 * t["fraction_of_copy"], pipe))
             except Exception as e:
                 entry[mode] = {"error": "%s: %s" % (type(e).__name__, e)}
                 print("peers: %s %s failed: %s" % (name, mode, e),

@@ -6,9 +6,9 @@
 # Merges the memopt-run JSON reports (one per workload), the peers.py JSON
 # and the compute-sanitizer results of one bench/run_gpu.sh run into
 # OUT/results.json, draws OUT/bandwidth.png (fraction of copy bandwidth per
-# workload for memopt baseline, memopt optimized, PyTorch eager and
-# torch.compile) and prints a compact table, which it also writes to
-# OUT/table.txt. It only reports numbers found in its inputs.
+# workload for memopt baseline, memopt optimized, PyTorch eager,
+# torch.compile and JAX jit) and prints a compact table, which it also writes
+# to OUT/table.txt. It only reports numbers found in its inputs.
 #
 # Usage: report.py --runs-dir DIR --out OUT [--peers peers.json]
 #                  [--sanitizer sanitizer.tsv] [--env env.txt]
@@ -155,7 +155,7 @@ def main():
         row["speedup_vs_baseline"] = num(r.get("speedup"))
         row["target_fraction"] = TARGETS.get(key)
         # Peers: same workload by prefix. Their fraction is recomputed over
-        # the manifest's min_bytes when known, so that all four bars divide
+        # the manifest's min_bytes when known, so that all five bars divide
         # the same byte count by their time (W6 counts only the fields read).
         pw = get(peers, "workloads", key) if peers else None
         row["notes"] = []
@@ -165,7 +165,7 @@ def main():
                 "manifest min_bytes %d != peer's %d (expected only for "
                 "layout-changing workloads like w6); peer %% use the "
                 "manifest's" % (min_bytes, peer_min))
-        for mode in ("eager", "compile"):
+        for mode in ("eager", "compile", "jax"):
             p = get(pw, mode) if pw else None
             if not p or "median_ms" not in p:
                 row[mode] = {"error": p.get("error")} if p else None
@@ -184,7 +184,13 @@ def main():
                 "peer_fraction_of_copy_own_bytes":
                     num(p.get("fraction_of_copy")),
                 "matches_eager": p.get("matches_eager"),
+                "method": p.get("method"),
             }
+            pipe = num(p.get("pipelined_ms"))  # jax only
+            if pipe and bytes_used and peer_copy:
+                row[mode]["pipelined_ms"] = pipe
+                row[mode]["pipelined_fraction_of_copy"] = \
+                    bytes_used / (pipe * 1e-3) / 1e9 / peer_copy
         opt_ms = row["optimized"]["median_ms"]
         comp_ms = get(row, "compile", "median_ms")
         row["speedup_vs_compile"] = comp_ms / opt_ms \
@@ -205,6 +211,7 @@ def main():
         "artifacts": args.artifacts or None,
         "peers_copy_gbps": peer_copy,
         "peers_torch_version": get(peers, "torch_version") if peers else None,
+        "peers_jax_version": get(peers, "jax_version") if peers else None,
         "peers_status": get(peers, "status") if peers else "not run",
         "workloads": rows,
         "problems": problems,
@@ -239,25 +246,27 @@ def plot(rows, results, path):
     series = [("memopt baseline", "baseline", "#9e9e9e"),
               ("memopt optimized", "optimized", "#1f77b4"),
               ("PyTorch eager", "eager", "#ff7f0e"),
-              ("torch.compile", "compile", "#2ca02c")]
+              ("torch.compile", "compile", "#2ca02c"),
+              ("JAX jit (wall clock)", "jax", "#9467bd")]
     from matplotlib.patches import Patch
 
     n = len(rows)
     fig, ax = plt.subplots(figsize=(max(8, 1.3 * n + 3), 5))
-    width = 0.2
+    width = 0.16
+    half = len(series) / 2
     for i, (label, key, color) in enumerate(series):
         for j, row in enumerate(rows):
             v = get(row, key, "fraction_of_copy")
             if v is None:
                 continue
-            x = j + (i - 1.5) * width
+            x = j + (i + 0.5 - half) * width
             ax.bar([x], [v], width, color=color)
             ax.text(x, v + 0.01, "%.0f" % (100 * v), ha="center",
                     va="bottom", fontsize=6)
     for j, row in enumerate(rows):
         t = row.get("target_fraction")
         if t:
-            ax.hlines(t, j - 2 * width, j + 2 * width, colors="red",
+            ax.hlines(t, j - half * width, j + half * width, colors="red",
                       linestyles="dashed", linewidth=1)
     ax.set_xlim(-0.5, n - 0.5)
     ax.set_xticks(range(n))
@@ -276,7 +285,8 @@ def plot(rows, results, path):
                                             results["git_commit"][:12]),
                  fontsize=9)
     handles = [Patch(color=color, label=label) for label, _, color in series]
-    ax.legend(handles=handles, fontsize=8, loc="upper right", ncol=4)
+    ax.legend(handles=handles, fontsize=8, loc="upper right",
+              ncol=len(series))
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
@@ -289,10 +299,13 @@ def table(rows, results):
         results["git_commit"], results["date"][:19]))
     lines.append("% = fraction of D2D copy bandwidth over minimum bytes; "
                  "x = model bytes baseline/optimized; "
-                 "vs-compile = compile ms / optimized ms")
-    hdr = "%-12s %-6s %-9s %6s %6s %6s %6s %6s %9s %9s %10s" % (
+                 "vs-compile = compile ms / optimized ms; jax: wall clock "
+                 "per call (an upper bound), jaxp: calls back to back")
+    row_fmt = "%-12s %-6s %-9s" + " %6s" * 7 + " %9s" * 3 + " %10s"
+    hdr = row_fmt % (
         "workload", "verify", "memcheck", "bytes", "base%", "opt%", "eager%",
-        "comp%", "opt ms", "comp ms", "vs-compile")
+        "comp%", "jax%", "jaxp%", "opt ms", "comp ms", "jax ms",
+        "vs-compile")
     lines.append(hdr)
     lines.append("-" * len(hdr))
     for r in rows:
@@ -303,17 +316,20 @@ def table(rows, results):
         s = r.get("sanitizer") or {}
         mc = s.get("status", "-")
 
-        def pct(key):
-            x = get(r, key, "fraction_of_copy")
+        def pct(key, field="fraction_of_copy"):
+            x = get(r, key, field)
             return None if x is None else 100 * x
-        lines.append("%-12s %-6s %-9s %6s %6s %6s %6s %6s %9s %9s %10s" % (
+        lines.append(row_fmt % (
             r["workload"][:12], verify, mc[:9],
             fmt(r["bytes_reduction_model"], ".2f", "-") + ("x" if
                                                          r["bytes_reduction_model"] else ""),
             fmt(pct("baseline"), ".1f"), fmt(pct("optimized"), ".1f"),
             fmt(pct("eager"), ".1f"), fmt(pct("compile"), ".1f"),
+            fmt(pct("jax"), ".1f"),
+            fmt(pct("jax", "pipelined_fraction_of_copy"), ".1f"),
             fmt(get(r, "optimized", "median_ms"), ".4f"),
             fmt(get(r, "compile", "median_ms"), ".4f"),
+            fmt(get(r, "jax", "median_ms"), ".4f"),
             fmt(r["speedup_vs_compile"], ".2f") + ("x" if r["speedup_vs_compile"] else "")))
         for note in r.get("notes", []):
             lines.append("    note: %s" % note)

@@ -54,6 +54,9 @@ LogicalResult mlir::memopt::buildInputStage(OpPassManager &pm,
   // The f64 reference: generics only from here, the boundary settled.
   if (cfg.widenFloats)
     pm.addNestedPass<func::FuncOp>(createMemoptWidenFloatsPass());
+  // The pairwise reference: the program's precision, another order.
+  if (cfg.pairwiseReductions)
+    pm.addNestedPass<func::FuncOp>(createMemoptPairwiseReductionsPass());
   return success();
 }
 

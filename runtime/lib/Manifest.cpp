@@ -132,6 +132,15 @@ unsigned Manifest::numDerivedOutputs() const {
       }));
 }
 
+Manifest Manifest::withVariant(const ReferenceVariant &v) const {
+  Manifest m = *this;
+  m.libraryFile = v.libraryFile;
+  m.entryArgs = v.entryArgs;
+  m.f64Reference.reset();
+  m.pairwiseReference.reset();
+  return m;
+}
+
 std::vector<int64_t> Manifest::hostEntryArgs() const {
   if (!entryArgs.empty())
     return entryArgs;
@@ -573,6 +582,43 @@ static Status parseStep(const FieldReader &r, const json::Value &js,
   return Status::ok();
 }
 
+/// Reads an entry_args list of `m`'s buffer ids into `out`.
+static Status parseEntryArgs(const FieldReader &r, const json::Value &ea,
+                             const std::string &key, const Manifest &m,
+                             std::vector<int64_t> &out) {
+  if (!ea.isArray())
+    return r.error(key, std::string("expected array, got ") +
+                            json::kindName(ea.getKind()));
+  std::vector<bool> used(m.buffers.size(), false);
+  for (size_t i = 0; i < ea.size(); ++i) {
+    const json::Value &v = ea.at(i);
+    std::string field = key + "[" + std::to_string(i) + "]";
+    if (!v.isInt() || v.getInt() < 0 ||
+        v.getInt() >= static_cast<int64_t>(m.buffers.size()))
+      return r.error(field, "expected a buffer id in [0, " +
+                                std::to_string(m.buffers.size()) + ")");
+    const Buffer &b = m.buffers[static_cast<size_t>(v.getInt())];
+    if (b.role != BufferRole::Input && b.role != BufferRole::Output)
+      return r.error(field, "buffer " + std::to_string(b.id) + " is a " +
+                                roleName(b.role) +
+                                "; only inputs and outputs are passed");
+    if (b.hostOnly)
+      return r.error(field, "buffer " + std::to_string(b.id) +
+                                " is host_only and is not passed");
+    if (used[static_cast<size_t>(b.id)])
+      return r.error(field, "buffer " + std::to_string(b.id) +
+                                " listed twice");
+    used[static_cast<size_t>(b.id)] = true;
+    out.push_back(b.id);
+  }
+  for (const Buffer &b : m.buffers)
+    if (b.role == BufferRole::Output && !b.hostOnly &&
+        !used[static_cast<size_t>(b.id)])
+      return r.error(key, "output buffer " + std::to_string(b.id) +
+                              " is missing");
+return Status::ok();
+}
+
 Expected<Manifest>
 memopt::runtime::manifestFromJson(const json::Value &root,
                                   const std::string &path) {
@@ -787,36 +833,30 @@ memopt::runtime::manifestFromJson(const json::Value &root,
                                    "baseline-host, optimized-host) have an "
                                    "entry point; GPU pipelines bind buffers "
                                    "through kernel args");
-    if (!ea->isArray())
-      return r.error("entry_args", std::string("expected array, got ") +
-                                       json::kindName(ea->getKind()));
-    std::vector<bool> used(m.buffers.size(), false);
-    for (size_t i = 0; i < ea->size(); ++i) {
-      const json::Value &v = ea->at(i);
-      std::string field = "entry_args[" + std::to_string(i) + "]";
-      if (!v.isInt() || v.getInt() < 0 ||
-          v.getInt() >= static_cast<int64_t>(m.buffers.size()))
-        return r.error(field, "expected a buffer id in [0, " +
-                                  std::to_string(m.buffers.size()) + ")");
-      const Buffer &b = m.buffers[static_cast<size_t>(v.getInt())];
-      if (b.role != BufferRole::Input && b.role != BufferRole::Output)
-        return r.error(field, "buffer " + std::to_string(b.id) + " is a " +
-                                  roleName(b.role) +
-                                  "; only inputs and outputs are passed");
-      if (b.hostOnly)
-        return r.error(field, "buffer " + std::to_string(b.id) +
-                                  " is host_only and is not passed");
-      if (used[static_cast<size_t>(b.id)])
-        return r.error(field, "buffer " + std::to_string(b.id) +
-                                  " listed twice");
-      used[static_cast<size_t>(b.id)] = true;
-      m.entryArgs.push_back(b.id);
-    }
-    for (const Buffer &b : m.buffers)
-      if (b.role == BufferRole::Output && !b.hostOnly &&
-          !used[static_cast<size_t>(b.id)])
-        return r.error("entry_args", "output buffer " + std::to_string(b.id) +
-                                         " is missing");
+    if (Status s = parseEntryArgs(r, *ea, "entry_args", m, m.entryArgs);
+        s.failed())
+      return s.error();
+  }
+  // The literal reference's f64 and pairwise evaluations.
+  for (auto [key, variant] :
+       {std::make_pair("f64_reference", &m.f64Reference),
+        std::make_pair("pairwise_reference", &m.pairwiseReference)}) {
+    const json::Value *v = root.find(key);
+    if (!v)
+      continue;
+    if (m.pipeline != "reference" || !v->isObject())
+      return r.error(key, "expected an object, in a reference manifest");
+    std::string library;
+    if ((s = r.getString(*v, key, "library", library)).failed())
+      return s.error();
+    ReferenceVariant rv;
+    rv.libraryFile = joinPath(m.directory, library);
+    if (const json::Value *ea = v->find("entry_args"))
+      if (Status es = parseEntryArgs(r, *ea, std::string(key) + ".entry_args",
+                                     m, rv.entryArgs);
+          es.failed())
+        return es.error();
+    *variant = std::move(rv);
   }
 
   const json::Value *schedule;

@@ -11,7 +11,9 @@
 #include "memopt-runtime/Verify.h"
 #include "memopt-runtime/HostData.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 using namespace memopt::runtime;
@@ -112,9 +114,149 @@ CompareResult memopt::runtime::compareBuffers(const void *got, const void *ref,
       ++r.mismatches;
     }
   }
+  r.diffL2 = std::sqrt(diffSq);
+  r.refL2 = std::sqrt(refSq);
   if (refSq > 0.0)
     r.relL2 = std::sqrt(diffSq) / std::sqrt(refSq);
   else
     r.relL2 = diffSq > 0.0 ? INFINITY : 0.0;
   return r;
+}
+
+Tolerance memopt::runtime::scaledTolerance(DType type, const void *ref,
+                                           int64_t n) {
+  Tolerance tol = defaultTolerance(type);
+  if (!isFloat(type))
+    return tol;
+  double sq = 0.0;
+  int64_t finite = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double x = loadAsDouble(ref, type, i);
+    if (std::isfinite(x))
+      sq += x * x, ++finite;
+  }
+  if (finite)
+    tol.atol *= std::min(1.0, std::sqrt(sq / finite));
+  return tol;
+}
+
+/// Significand bits of a float dtype, and its smallest normal exponent.
+static void floatFormat(DType type, int &bits, int &minExp) {
+  switch (type) {
+  case DType::F16:
+    bits = 11, minExp = -14;
+    return;
+  case DType::BF16:
+    bits = 8, minExp = -126;
+    return;
+  case DType::F32:
+    bits = 24, minExp = -126;
+    return;
+  default:
+    bits = 53, minExp = -1022;
+    return;
+  }
+}
+
+double memopt::runtime::unitRoundoff(DType type) {
+  int bits, minExp;
+  floatFormat(type, bits, minExp);
+  return std::ldexp(1.0, -bits);
+}
+
+double memopt::runtime::ulpAt(DType type, double x) {
+  int bits, minExp;
+  floatFormat(type, bits, minExp);
+  int e = minExp + 1; // zero (and non-finite): the subnormal spacing
+  if (x != 0.0 && std::isfinite(x))
+    std::frexp(std::fabs(x), &e); // |x| = m * 2^e, m in [0.5, 1)
+  return std::ldexp(1.0, std::max(e - 1, minExp) - bits + 1);
+}
+
+std::string memopt::runtime::describeVerdict(const PrecisionVerdict &v) {
+  char buf[512];
+  std::snprintf(
+      buf, sizeof(buf),
+      "vs f64: rel L2 %.3g, bound %.3g (%g x %s %.3g or the dtype's "
+      "rounding); max abs %.3g, bound %g x (%.3g + ulp); literal evaluation "
+      "vs f64: rel L2 %.3g, max abs %.3g; vs the literal evaluation: %lld "
+      "mismatches; %s",
+      v.got.relL2, v.got.refL2 > 0 ? v.normBound / v.got.refL2 : v.normBound,
+      kNormFactor, v.pairwise ? "pairwise" : "literal", v.uncertainty.relL2,
+      v.got.maxAbsErr, kElementFactor, v.elementSlack, v.literal.relL2,
+      v.literal.maxAbsErr, (long long)v.asLiteral.mismatches,
+      v.passed ? v.route()
+               : "outside the bound and not the literal evaluation");
+  return buf;
+}
+
+const char *PrecisionVerdict::route() const {
+  if (judged && withinBound)
+    return "within the program's precision";
+  if (asLiteral.passed())
+    return "as the literal evaluation";
+  return "";
+}
+
+int64_t PrecisionVerdict::mismatches() const {
+  if ((judged && withinBound) || !asLiteral.passed())
+    return judged ? got.mismatches : asLiteral.mismatches;
+  return asLiteral.mismatches;
+}
+
+PrecisionVerdict memopt::runtime::judgeOutput(const void *got,
+                                              const void *literal,
+                                              const void *f64,
+                                              const void *pairwise,
+                                              DType type, int64_t n,
+                                              const Tolerance &literalTol) {
+  PrecisionVerdict v;
+  v.asLiteral = compareBuffers(got, literal, type, n, literalTol);
+  v.passed = v.asLiteral.passed();
+  if (!f64)
+    return v;
+  v.judged = true;
+  Tolerance exact = isFloat(type) ? Tolerance{0.0, 0.0, 0}
+                                  : defaultTolerance(type);
+  v.literal = compareBuffers(literal, f64, type, n, exact);
+  v.pairwise = pairwise != nullptr;
+  v.uncertainty = pairwise ? compareBuffers(pairwise, f64, type, n, exact)
+                           : v.literal;
+  v.meaningless = isFloat(type) && v.literal.refL2 > 0.0 &&
+                  v.literal.diffL2 >= v.literal.refL2;
+  if (!isFloat(type)) {
+    // Integers (from float computations: quantization, argmax): the dtype
+    // tolerance against the f64 evaluation.
+    v.got = compareBuffers(got, f64, type, n, exact);
+    v.withinBound = v.got.passed();
+    v.passed |= v.withinBound;
+    return v;
+  }
+  v.elementSlack = v.uncertainty.maxAbsErr;
+  v.got = compareBuffers(got, f64, type, n, exact);
+  v.got.mismatches = 0;
+  v.got.firstMismatch = -1;
+  for (int64_t i = 0; i < n; ++i) {
+    double g = loadAsDouble(got, type, i), r = loadAsDouble(f64, type, i);
+    bool ok;
+    if (!std::isfinite(r))
+      ok = std::isnan(r) ? std::isnan(g) : g == r;
+    else
+      ok = std::isfinite(g) &&
+           std::fabs(g - r) <=
+               kElementFactor * (v.elementSlack + ulpAt(type, r));
+    if (!ok) {
+      if (v.got.firstMismatch < 0) {
+        v.got.firstMismatch = i;
+        v.got.firstGot = g;
+        v.got.firstRef = r;
+      }
+      ++v.got.mismatches;
+    }
+  }
+  v.normBound = kNormFactor * std::max(v.uncertainty.diffL2,
+                                       unitRoundoff(type) * v.got.refL2);
+  v.withinBound = v.got.mismatches == 0 && v.got.diffL2 <= v.normBound;
+  v.passed |= v.withinBound;
+  return v;
 }

@@ -133,4 +133,157 @@ TEST(VerifyTest, RelativeL2OfZeroReference) {
                    0.0);
 }
 
+TEST(VerifyTest, UlpsAndRoundoff) {
+  EXPECT_DOUBLE_EQ(unitRoundoff(DType::F16), std::ldexp(1.0, -11));
+  EXPECT_DOUBLE_EQ(unitRoundoff(DType::BF16), std::ldexp(1.0, -8));
+  EXPECT_DOUBLE_EQ(ulpAt(DType::F16, 1.0), std::ldexp(1.0, -10));
+  EXPECT_DOUBLE_EQ(ulpAt(DType::F16, -3.0), std::ldexp(1.0, -9));
+  EXPECT_DOUBLE_EQ(ulpAt(DType::BF16, 1.5), std::ldexp(1.0, -7));
+  EXPECT_DOUBLE_EQ(ulpAt(DType::F32, 1.0), std::ldexp(1.0, -23));
+  // Subnormal spacing at and near zero.
+  EXPECT_DOUBLE_EQ(ulpAt(DType::F16, 0.0), std::ldexp(1.0, -24));
+  EXPECT_DOUBLE_EQ(ulpAt(DType::F16, 1e-6), std::ldexp(1.0, -24));
+  EXPECT_DOUBLE_EQ(ulpAt(DType::F32, 0.0), std::ldexp(1.0, -149));
+}
+
+/// Deterministic values in [-1, 1) and a perturbation of relative size
+/// `rel` of each.
+static std::vector<float> values(int n, double scale = 1.0) {
+  std::vector<float> v(n);
+  uint64_t x = 12345;
+  for (float &f : v) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    f = static_cast<float>(scale * (double(x >> 11) / 9007199254740992.0 * 2 - 1));
+  }
+  return v;
+}
+static std::vector<float> perturbed(const std::vector<float> &r, double rel,
+                                    uint64_t seed) {
+  std::vector<float> v = r;
+  for (float &f : v) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    f *= static_cast<float>(1 + rel * (double(seed >> 11) / 9007199254740992.0 * 2 - 1));
+  }
+  return v;
+}
+
+TEST(VerifyTest, PrecisionVerdictRoutes) {
+  const int n = 4096;
+  Tolerance tol = defaultTolerance(DType::F32);
+  std::vector<float> r = values(n);
+  std::vector<float> p = perturbed(r, 1e-3, 1); // the program's uncertainty
+  std::vector<float> lit = perturbed(r, 0.5, 2); // a poor literal order
+  // A reassociated result as accurate as the pairwise one: within.
+  std::vector<float> g = perturbed(r, 1e-3, 3);
+  PrecisionVerdict v =
+      judgeOutput(g.data(), lit.data(), r.data(), p.data(), DType::F32, n, tol);
+  EXPECT_TRUE(v.judged);
+  EXPECT_TRUE(v.pairwise);
+  EXPECT_TRUE(v.withinBound);
+  EXPECT_TRUE(v.passed);
+  EXPECT_FALSE(v.asLiteral.passed());
+  EXPECT_STREQ(v.route(), "within the program's precision");
+  EXPECT_FALSE(v.meaningless);
+  EXPECT_EQ(v.mismatches(), 0);
+  // Six times the uncertainty: outside the norm bound (4x), and not the
+  // literal evaluation.
+  std::vector<float> worse = perturbed(r, 6e-3, 4);
+  v = judgeOutput(worse.data(), lit.data(), r.data(), p.data(), DType::F32, n,
+                  tol);
+  EXPECT_FALSE(v.withinBound);
+  EXPECT_FALSE(v.passed);
+  EXPECT_STREQ(v.route(), "");
+  // A divisor 10% off.
+  std::vector<float> planted = r;
+  for (float &f : planted)
+    f /= 1.1f;
+  v = judgeOutput(planted.data(), lit.data(), r.data(), p.data(), DType::F32,
+                  n, tol);
+  EXPECT_FALSE(v.passed);
+  // The literal order itself passes as the literal evaluation.
+  v = judgeOutput(lit.data(), lit.data(), r.data(), p.data(), DType::F32, n,
+                  tol);
+  EXPECT_TRUE(v.passed);
+  EXPECT_FALSE(v.withinBound);
+  EXPECT_STREQ(v.route(), "as the literal evaluation");
+  // One element far off fails the element bound though the norm is small.
+  std::vector<float> spike = p;
+  spike[100] += 0.05f;
+  v = judgeOutput(spike.data(), lit.data(), r.data(), p.data(), DType::F32, n,
+                  tol);
+  EXPECT_FALSE(v.passed);
+  EXPECT_EQ(v.got.mismatches, 1);
+  EXPECT_EQ(v.got.firstMismatch, 100);
+  // Without a pairwise evaluation the literal one gives the uncertainty.
+  v = judgeOutput(g.data(), lit.data(), r.data(), nullptr, DType::F32, n, tol);
+  EXPECT_FALSE(v.pairwise);
+  EXPECT_TRUE(v.passed);
+  // Without an f64 evaluation only the literal comparison decides.
+  std::vector<float> near = perturbed(g, 1e-5, 6);
+  v = judgeOutput(g.data(), near.data(), nullptr, nullptr, DType::F32, n, tol);
+  EXPECT_FALSE(v.judged);
+  EXPECT_TRUE(v.passed);
+  v = judgeOutput(g.data(), lit.data(), nullptr, nullptr, DType::F32, n, tol);
+  EXPECT_FALSE(v.passed);
+}
+
+TEST(VerifyTest, MeaninglessLiteralIsAWarningNotAVerdict) {
+  const int n = 256;
+  std::vector<float> r = values(n), p = perturbed(r, 1e-3, 5);
+  std::vector<float> lit = r;
+  for (float &f : lit)
+    f = 4 * f + 1; // off by more than the value's norm
+  PrecisionVerdict v = judgeOutput(p.data(), lit.data(), r.data(), p.data(),
+                                   DType::F32, n, defaultTolerance(DType::F32));
+  EXPECT_TRUE(v.meaningless);
+  EXPECT_TRUE(v.passed);
+}
+
+TEST(VerifyTest, PrecisionVerdictNonFiniteAndIntegers) {
+  std::vector<float> r = {1.0f, NAN, INFINITY, 2.0f};
+  std::vector<float> g = r;
+  Tolerance tol = defaultTolerance(DType::F32);
+  EXPECT_TRUE(
+      judgeOutput(g.data(), r.data(), r.data(), r.data(), DType::F32, 4, tol)
+          .withinBound);
+  g[1] = 0.0f; // NaN expected
+  EXPECT_FALSE(
+      judgeOutput(g.data(), r.data(), r.data(), r.data(), DType::F32, 4, tol)
+          .passed);
+  g = r;
+  g[3] = NAN; // finite expected
+  EXPECT_FALSE(
+      judgeOutput(g.data(), r.data(), r.data(), r.data(), DType::F32, 4, tol)
+          .passed);
+  // Integers: the f64 evaluation's result within the dtype tolerance, or
+  // the literal one's.
+  std::vector<int32_t> exact = {3, -1, 7}, lit = {3, -2, 7}, got = {3, -1, 7};
+  Tolerance itol = defaultTolerance(DType::I32);
+  PrecisionVerdict v = judgeOutput(got.data(), lit.data(), exact.data(),
+                                   nullptr, DType::I32, 3, itol);
+  EXPECT_TRUE(v.withinBound);
+  EXPECT_TRUE(v.passed);
+  got[1] = 5;
+  EXPECT_FALSE(judgeOutput(got.data(), lit.data(), exact.data(), nullptr,
+                           DType::I32, 3, itol)
+                   .passed);
+}
+
+TEST(VerifyTest, ScaledToleranceFollowsSmallOutputs) {
+  // Probabilities of ~1e-4: atol shrinks with them, so a 5% error fails.
+  std::vector<float> ref = values(1000, 1e-4), got = ref;
+  for (float &f : got)
+    f *= 1.05f;
+  Tolerance t = scaledTolerance(DType::F16, ref.data() /*as f32*/, 0);
+  EXPECT_DOUBLE_EQ(t.atol, defaultTolerance(DType::F16).atol);
+  t = scaledTolerance(DType::F32, ref.data(), 1000);
+  EXPECT_LT(t.atol, 1e-7);
+  EXPECT_FALSE(compareBuffers(got.data(), ref.data(), DType::F32, 1000,
+                              Tolerance{t.atol, 1e-2, 0})
+                   .passed());
+  // Outputs of magnitude >= 1 keep the dtype's atol.
+  std::vector<float> big = values(1000, 10.0);
+  EXPECT_DOUBLE_EQ(scaledTolerance(DType::F32, big.data(), 1000).atol, 1e-4);
+}
+
 } // namespace

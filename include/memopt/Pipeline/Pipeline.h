@@ -42,6 +42,10 @@ struct MemoptPipelineConfig {
   /// floats): for the f64 CPU reference only (kernels formed after it would
   /// compute in f64 too).
   bool widenFloats = false;
+  /// The input stage evaluates float reductions in a pairwise order
+  /// (memopt-pairwise-reductions), in the program's precision: for the
+  /// pairwise CPU reference only.
+  bool pairwiseReductions = false;
   /// Software pipelining of tile loops (memopt-pipeline-loads): tiles in
   /// flight, 0 = from the shared-memory budget.
   unsigned pipelineStages = 0;

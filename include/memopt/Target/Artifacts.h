@@ -18,6 +18,8 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace mlir::memopt {
 
@@ -33,6 +35,12 @@ enum class ArtifactKind {
   /// results rounded once) for the host: shared object + manifest whose
   /// pipeline is "reference", with "reference_precision": "f64".
   ReferenceF64,
+  /// The original function in its own precision with its float reductions
+  /// in a pairwise order (memopt-pairwise-reductions): shared object +
+  /// manifest whose pipeline is "reference", with "reference_order":
+  /// "pairwise". --pipeline=reference builds it (and the f64 one) too and
+  /// names both in its manifest.
+  ReferencePairwise,
   /// The baseline kernels run as host loops: shared object + manifest (CPU
   /// differential testing of kernel formation).
   BaselineOnHost,
@@ -49,6 +57,9 @@ struct Artifact {
   std::string ptx;
   /// Relocatable object for the host (host kinds).
   std::string hostObject;
+  /// The reference's variants (file suffix, object): the f64 and the
+  /// pairwise evaluations, shipped beside the literal one.
+  std::vector<std::pair<std::string, std::string>> variantHostObjects;
 };
 
 /// Compiles the single public function with a body in `module` (or the one

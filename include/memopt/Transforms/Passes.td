@@ -567,6 +567,30 @@ def MemoptWidenFloatsPass
                            "arith::ArithDialect", "math::MathDialect"];
 }
 
+def MemoptPairwiseReductionsPass
+    : Pass<"memopt-pairwise-reductions", "func::FuncOp"> {
+  let summary = "Evaluate float reductions in a pairwise order, in the "
+                "program's precision";
+  let description = [{
+    For the pairwise CPU reference (built with the literal and the f64 ones
+    by memopt-compile --pipeline=reference): after the input stage, every
+    linalg.generic on static tensors whose reduction outputs are
+    `comb(acc, v)` (comb one of arith.addf, mulf, maximumf, minimumf,
+    maxnumf, minnumf; acc used only there) computes the values `v` over
+    the whole iteration space, combines each reduced dim by halving levels
+    (elements 2j and 2j + 1, an odd last element into the first), and
+    combines the result with the init through the original output maps.
+    The types are the program's: only the order of the combination
+    changes. Its distance from the f64 reference is the accuracy a
+    reassociated evaluation of the program in its own precision has, which
+    is what the verdicts scale their bound from. A float reduction it
+    cannot rewrite keeps its order, with a remark saying why; integer
+    reductions are exact in any order and are left alone.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
+                           "arith::ArithDialect"];
+}
+
 def MemoptAosToSoaPass : Pass<"memopt-aos-to-soa", "ModuleOp"> {
   let summary = "Split array-of-records function arguments read at a few "
                 "constant fields into one array per field";

@@ -19,6 +19,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -131,6 +132,14 @@ struct Step {
   std::string label() const;
 };
 
+/// A further evaluation of the function shipped with a literal reference
+/// ("f64_reference", "pairwise_reference"): its library (resolved) and the
+/// ids its entry point takes (empty: the manifest's default order).
+struct ReferenceVariant {
+  std::string libraryFile;
+  std::vector<int64_t> entryArgs;
+};
+
 struct Manifest {
   /// Path the manifest was loaded from, and its directory (for ptx/library).
   std::string path;
@@ -149,6 +158,14 @@ struct Manifest {
   /// arguments, in order, as the manifest's "entry_args" lists them; empty
   /// when the manifest has none (see hostEntryArgs()).
   std::vector<int64_t> entryArgs;
+  /// Reference manifests from memopt-compile --pipeline=reference: the
+  /// function computed in f64 and rounded once, and computed in its own
+  /// precision with its reductions in a pairwise order.
+  std::optional<ReferenceVariant> f64Reference, pairwiseReference;
+
+  /// This manifest with `v`'s library and entry arguments: a reference
+  /// whose host entry point is the variant's.
+  Manifest withVariant(const ReferenceVariant &v) const;
 
   /// Signature inputs: inputs that are not derived (host-only ones count).
   /// Their ids are 0 .. numInputs()-1; the signature outputs follow

@@ -18,6 +18,7 @@
 #include "memopt-runtime/Manifest.h"
 
 #include <cstdint>
+#include <string>
 
 namespace memopt::runtime {
 
@@ -33,6 +34,13 @@ struct Tolerance {
 /// quantized values); other integers and i1 exact.
 Tolerance defaultTolerance(DType type);
 
+/// The dtype's default tolerance with its absolute part scaled by the RMS
+/// of `ref`'s finite values where that is below 1: atol is meant for
+/// outputs of magnitude ~1, and outputs of small values (probabilities over
+/// long rows) are then compared relatively instead of accepted whatever
+/// they are.
+Tolerance scaledTolerance(DType type, const void *ref, int64_t numElements);
+
 /// True if `got` is acceptable for `ref` under `tol` for a float dtype.
 bool floatWithinTolerance(double got, double ref, const Tolerance &tol);
 
@@ -45,6 +53,8 @@ struct CompareResult {
   /// Over finite pairs: max |got-ref|; max |got-ref|/|ref| over ref != 0;
   /// ||got-ref||_2 / ||ref||_2 (0 when both norms are 0).
   double maxAbsErr = 0.0, maxRelErr = 0.0, relL2 = 0.0;
+  /// ||got-ref||_2 and ||ref||_2 over the same pairs.
+  double diffL2 = 0.0, refL2 = 0.0;
   /// Elements where got is NaN/Inf but ref is finite.
   int64_t nonFinite = 0;
   bool passed() const { return mismatches == 0; }
@@ -53,6 +63,61 @@ struct CompareResult {
 /// Compares `numElements` elements of `type`.
 CompareResult compareBuffers(const void *got, const void *ref, DType type,
                              int64_t numElements, const Tolerance &tol);
+
+/// Unit roundoff of a float dtype (2^-p for p significand bits: f16 2^-11,
+/// bf16 2^-8, f32 2^-24, f64 2^-53) and the spacing of its values at |x|
+/// (never below the smallest subnormal).
+double unitRoundoff(DType type);
+double ulpAt(DType type, double x);
+
+/// The precision-aware verdict (README, "Verdicts"). Against the function
+/// computed in f64 and rounded once (R), with the program's own
+/// uncertainty taken from its evaluation in its own precision with the
+/// reductions in a pairwise order (P; the literal order L where there is
+/// no pairwise evaluation), a result G is within the program's precision
+/// when
+///   ||G - R||_2 <= kNormFactor * max(||P - R||_2, u * ||R||_2)   and
+///   |G_i - R_i| <= kElementFactor * (max_j |P_j - R_j| + ulp(R_i)) for all i
+/// (u the output dtype's unit roundoff; non-finite R_i must be matched).
+/// A result that is not passes when it equals the literal evaluation within
+/// the dtype tolerance: the program's own order gives it.
+constexpr double kNormFactor = 4.0;
+constexpr double kElementFactor = 8.0;
+
+struct PrecisionVerdict {
+  /// False when there was no f64 evaluation: only `asLiteral` decides.
+  bool judged = false;
+  /// Errors against R (no tolerance: the counts are of differing
+  /// elements): the literal evaluation's, the uncertainty's, G's (whose
+  /// mismatches count the elements outside the element bound).
+  CompareResult literal, uncertainty, got;
+  bool pairwise = false; // the uncertainty is the pairwise evaluation's
+  double elementSlack = 0.0; // max_j |P_j - R_j|
+  double normBound = 0.0;    // the bound on ||G - R||_2
+  bool withinBound = false;
+  /// G against the literal evaluation, with the dtype tolerance.
+  CompareResult asLiteral;
+  bool passed = false;
+  /// The literal evaluation is off by more than its magnitude
+  /// (||L - R|| >= ||R||): the program's precision makes it meaningless.
+  bool meaningless = false;
+  /// "within the program's precision", "as the literal evaluation" or "".
+  const char *route() const;
+  /// Mismatching elements of the deciding check (G's against the bound, or
+  /// against the literal evaluation when that passed).
+  int64_t mismatches() const;
+};
+
+/// One line of a judged verdict's figures: G's errors against f64 and
+/// their bounds, the literal evaluation's errors, and how it was decided.
+std::string describeVerdict(const PrecisionVerdict &v);
+
+/// Judges `got` (numElements of `type`). `f64` and `pairwise` may be null
+/// (no such evaluation); `literalTol` is the tolerance of the comparison
+/// with the literal evaluation (scaledTolerance unless the user gave one).
+PrecisionVerdict judgeOutput(const void *got, const void *literal,
+                             const void *f64, const void *pairwise, DType type,
+                             int64_t numElements, const Tolerance &literalTol);
 
 } // namespace memopt::runtime
 

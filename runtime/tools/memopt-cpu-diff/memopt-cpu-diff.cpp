@@ -33,9 +33,12 @@
 
 using namespace memopt::runtime;
 
-/// The dtype's default tolerance with float overrides applied.
-static Tolerance tolerance(DType type, double atol, double rtol) {
-  Tolerance t = defaultTolerance(type);
+/// The dtype's default tolerance, scaled to the reference's magnitude
+/// unless overridden, with the float overrides applied.
+static Tolerance tolerance(DType type, double atol, double rtol,
+                           const void *ref, int64_t n) {
+  Tolerance t = atol >= 0 ? defaultTolerance(type)
+                          : scaledTolerance(type, ref, n);
   if (isFloat(type)) {
     if (atol >= 0)
       t.atol = atol;
@@ -43,6 +46,18 @@ static Tolerance tolerance(DType type, double atol, double rtol) {
       t.rtol = rtol;
   }
   return t;
+}
+
+/// The verdict's figures, under the output's line.
+static void printVerdict(const PrecisionVerdict &v) {
+  if (!v.judged)
+    return;
+  std::printf("  %s\n", describeVerdict(v).c_str());
+  if (v.meaningless)
+    std::printf("  warning: the program's own precision makes its literal "
+                "result meaningless: its literal evaluation is off by %.3g "
+                "of the f64 value's norm\n",
+                v.literal.relL2);
 }
 
 static int fail(const Error &e) {
@@ -164,6 +179,18 @@ int main(int argc, char **argv) {
   auto testRun = runHost(*test, inputs);
   if (testRun.failed())
     return fail(testRun.error());
+  // The f64 and pairwise evaluations shipped with a literal reference.
+  std::vector<std::vector<unsigned char>> f64Out, pairwiseOut;
+  for (auto [variant, out] :
+       {std::make_pair(&ref->f64Reference, &f64Out),
+        std::make_pair(&ref->pairwiseReference, &pairwiseOut)}) {
+    if (!*variant)
+      continue;
+    auto run = runHost(ref->withVariant(**variant), inputs);
+    if (run.failed())
+      return fail(run.error());
+    *out = std::move(run->bufs);
+  }
   const auto *refOut = &refRun->bufs, *testOut = &testRun->bufs;
   for (const auto &[label, run, m] :
        {std::make_tuple("reference", &*refRun, &*ref),
@@ -185,17 +212,29 @@ int main(int argc, char **argv) {
   for (const Buffer &b : ref->buffers) {
     if (b.role != BufferRole::Output)
       continue;
-    CompareResult r =
-        compareBuffers((*testOut)[b.id].data(), (*refOut)[b.id].data(),
-                       b.dtype, b.numElements(), tolerance(b.dtype, atol, rtol));
+    auto at = [&](const std::vector<std::vector<unsigned char>> &bufs) {
+      return bufs.empty() ? nullptr : bufs[b.id].data();
+    };
+    PrecisionVerdict v = judgeOutput(
+        (*testOut)[b.id].data(), (*refOut)[b.id].data(), at(f64Out),
+        at(pairwiseOut), b.dtype, b.numElements(),
+        tolerance(b.dtype, atol, rtol, (*refOut)[b.id].data(),
+                  b.numElements()));
+    // Errors against the f64 value when there is one, else against the
+    // reference as before.
+    const CompareResult &r = v.judged ? v.got : v.asLiteral;
     std::printf("output %s (%s): %lld elements, %lld mismatches, max abs err "
                 "%.3g, max rel err %.3g, rel L2 %.3g\n",
                 b.name.c_str(), dtypeName(b.dtype), (long long)r.elements,
-                (long long)r.mismatches, r.maxAbsErr, r.maxRelErr, r.relL2);
-    if (!r.passed()) {
+                (long long)v.mismatches(), r.maxAbsErr, r.maxRelErr, r.relL2);
+    printVerdict(v);
+    if (!v.passed) {
       ok = false;
-      std::printf("  first mismatch at %lld: got %.9g, want %.9g\n",
-                  (long long)r.firstMismatch, r.firstGot, r.firstRef);
+      const CompareResult &first = v.judged ? v.got : v.asLiteral;
+      if (first.firstMismatch >= 0)
+        std::printf("  first mismatch at %lld: got %.9g, want %.9g\n",
+                    (long long)first.firstMismatch, first.firstGot,
+                    first.firstRef);
     }
   }
   // Inputs must be left untouched.

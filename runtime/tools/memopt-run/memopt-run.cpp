@@ -33,6 +33,7 @@
 #include <ctime>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,13 @@ struct Check {
   DType dtype;
   Tolerance tol;
   CompareResult result;
+  /// Against the references: the precision-aware verdict (result is then
+  /// its deciding comparison). Informational checks do not decide.
+  std::optional<PrecisionVerdict> verdict;
+  bool informational = false;
+  bool passed() const {
+    return informational || (verdict ? verdict->passed : result.passed());
+  }
 };
 
 /// Cost of building and uploading one derived (layout-converted) buffer.
@@ -240,7 +248,9 @@ static json::Value checkJson(const Check &c) {
   v.set("buffer", c.bufferId);
   v.set("name", c.bufferName);
   v.set("dtype", dtypeName(c.dtype));
-  v.set("passed", c.result.passed());
+  v.set("passed", c.passed());
+  if (c.informational)
+    v.set("informational", true);
   v.set("elements", c.result.elements);
   v.set("mismatches", c.result.mismatches);
   v.set("first_mismatch", c.result.firstMismatch);
@@ -260,6 +270,24 @@ static json::Value checkJson(const Check &c) {
     tol.set("max_int_diff", c.tol.maxIntDiff);
   }
   v.set("tolerance", tol);
+  if (c.verdict && c.verdict->judged) {
+    const PrecisionVerdict &pv = *c.verdict;
+    json::Value j = json::Value::object();
+    j.set("route", pv.route());
+    j.set("rel_l2_vs_f64", pv.got.relL2);
+    j.set("max_abs_vs_f64", pv.got.maxAbsErr);
+    j.set("bound_rel_l2",
+          pv.got.refL2 > 0 ? pv.normBound / pv.got.refL2 : pv.normBound);
+    j.set("bound_max_abs_slack", pv.elementSlack);
+    j.set("outside_element_bound", pv.got.mismatches);
+    j.set("uncertainty_order", pv.pairwise ? "pairwise" : "literal");
+    j.set("uncertainty_rel_l2", pv.uncertainty.relL2);
+    j.set("literal_rel_l2_vs_f64", pv.literal.relL2);
+    j.set("literal_max_abs_vs_f64", pv.literal.maxAbsErr);
+    j.set("literal_meaningless", pv.meaningless);
+    j.set("mismatches_vs_literal", pv.asLiteral.mismatches);
+    v.set("precision", j);
+  }
   return v;
 }
 
@@ -305,8 +333,12 @@ static uint64_t hashBytes(const std::vector<unsigned char> &data) {
   return memopt::runtime::hashBytes(data.data(), data.size());
 }
 
-static Tolerance toleranceFor(const Options &o, DType type) {
-  Tolerance t = defaultTolerance(type);
+/// The dtype's default tolerance, scaled to the reference output's
+/// magnitude unless --atol is given, with the overrides applied.
+static Tolerance toleranceFor(const Options &o, DType type, const void *ref,
+                              int64_t n) {
+  Tolerance t = o.atol >= 0 ? defaultTolerance(type)
+                            : scaledTolerance(type, ref, n);
   if (isFloat(type)) {
     if (o.atol >= 0)
       t.atol = o.atol;
@@ -530,6 +562,35 @@ int main(int argc, char **argv) {
   std::vector<std::vector<unsigned char>> refOutputs(numOut);
   for (unsigned k = 0; k < numOut; ++k)
     refOutputs[k] = std::move(inputs[numIn + k]);
+  // The f64 and pairwise evaluations shipped with the reference: the same
+  // inputs, their own outputs.
+  std::vector<std::vector<unsigned char>> f64Outputs, pairwiseOutputs;
+  double variantSeconds = 0.0;
+  for (auto [variant, out] :
+       {std::make_pair(&ref->f64Reference, &f64Outputs),
+        std::make_pair(&ref->pairwiseReference, &pairwiseOutputs)}) {
+    if (!*variant)
+      continue;
+    Manifest vm = ref->withVariant(**variant);
+    ReferenceLibrary lib;
+    if ((s = lib.open(vm.libraryFile, vm.symbol)).failed())
+      return fail(o, s.error());
+    for (unsigned k = 0; k < numOut; ++k)
+      inputs[numIn + k].assign(
+          static_cast<size_t>(ref->buffers[numIn + k].bytes), kPoisonByte);
+    Expected<std::vector<void *>> args = entryPointArgs(vm, inputs);
+    if (args.failed())
+      return fail(o, args.error());
+    auto v0 = std::chrono::steady_clock::now();
+    if ((s = lib.call(*args)).failed())
+      return fail(o, s.error());
+    variantSeconds += std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - v0)
+                          .count();
+    out->resize(numOut);
+    for (unsigned k = 0; k < numOut; ++k)
+      (*out)[k] = std::move(inputs[numIn + k]);
+  }
 
   // 4. GPU pipelines, one at a time to bound device memory.
   PipelineResult results[2];
@@ -554,18 +615,37 @@ int main(int argc, char **argv) {
   bool allPassed = true;
   for (unsigned k = 0; k < numOut; ++k) {
     const Buffer &b = ref->buffers[numIn + k];
-    Tolerance tol = toleranceFor(o, b.dtype);
+    Tolerance tol = toleranceFor(o, b.dtype, refOutputs[k].data(),
+                                 b.numElements());
     auto add = [&](const std::string &what, const std::vector<unsigned char> &g,
                    const std::vector<unsigned char> &e) {
       Check c{what, b.id, b.name, b.dtype, tol,
               compareBuffers(g.data(), e.data(), b.dtype, b.numElements(),
                              tol)};
-      allPassed &= c.result.passed();
       checks.push_back(std::move(c));
     };
-    add("baseline vs reference", results[0].outputs[k], refOutputs[k]);
-    add("optimized vs reference", results[1].outputs[k], refOutputs[k]);
+    bool judged = !f64Outputs.empty();
+    auto judge = [&](const std::string &what,
+                     const std::vector<unsigned char> &g) {
+      PrecisionVerdict v = judgeOutput(
+          g.data(), refOutputs[k].data(),
+          judged ? f64Outputs[k].data() : nullptr,
+          pairwiseOutputs.empty() ? nullptr : pairwiseOutputs[k].data(),
+          b.dtype, b.numElements(), tol);
+      Check c{what, b.id, b.name, b.dtype, tol,
+              v.judged ? v.got : v.asLiteral, v, false};
+      c.result.mismatches = v.mismatches();
+      allPassed &= c.passed();
+      checks.push_back(std::move(c));
+    };
+    judge("baseline vs reference", results[0].outputs[k]);
+    judge("optimized vs reference", results[1].outputs[k]);
+    // Two results within the program's precision may differ by more than
+    // the dtype tolerance (one in the literal order): with an f64
+    // reference this comparison is information, not a verdict.
     add("optimized vs baseline", results[1].outputs[k], results[0].outputs[k]);
+    checks.back().informational = judged;
+    allPassed &= checks.back().passed();
   }
   for (const PipelineResult &r : results)
     allPassed &= r.inputsUnchanged;
@@ -609,6 +689,7 @@ int main(int argc, char **argv) {
     report.set("copy_bandwidth", c);
   }
   report.set("reference_cpu_seconds", refSeconds);
+  report.set("reference_variants_cpu_seconds", variantSeconds);
 
   json::Value pipes = json::Value::object();
   double totalMs[2] = {NAN, NAN};
@@ -721,8 +802,10 @@ int main(int argc, char **argv) {
   red.set("factor",
           reductionFactor(modelBytes(*manifests[0]), modelBytes(*manifests[1])));
   report.set("bytes_reduction_model", red);
-  if (o.timing)
+  if (o.timing) {
     report.set("speedup", totalMs[0] / totalMs[1]);
+    report.set("optimized_slower_than_baseline", totalMs[1] > totalMs[0]);
+  }
   json::Value ver = json::Value::object();
   ver.set("passed", allPassed);
   json::Value cj = json::Value::array();
@@ -827,7 +910,8 @@ int main(int argc, char **argv) {
   for (const Check &c : checks) {
     std::printf("  %-4s %-23s buffer %lld %-10s %-4s %.3g / %.3g / %.3g, "
                 "%lld of %lld",
-                c.result.passed() ? "PASS" : "FAIL", c.what.c_str(),
+                c.informational ? "info" : c.passed() ? "PASS" : "FAIL",
+                c.what.c_str(),
                 (long long)c.bufferId, c.bufferName.c_str(),
                 dtypeName(c.dtype), c.result.maxAbsErr, c.result.maxRelErr,
                 c.result.relL2, (long long)c.result.mismatches,
@@ -837,7 +921,21 @@ int main(int argc, char **argv) {
                   (long long)c.result.firstMismatch, c.result.firstGot,
                   c.result.firstRef);
     std::printf("\n");
+    if (c.verdict && c.verdict->judged) {
+      std::printf("       %s\n", describeVerdict(*c.verdict).c_str());
+    }
   }
+  // A warning about the program, not a verdict on the compiler.
+  for (const Check &c : checks)
+    if (c.verdict && c.verdict->meaningless && c.what == "baseline vs reference")
+      std::printf("  warning: output %s: the program's own precision makes "
+                  "its literal result meaningless (its literal evaluation "
+                  "is off by %.3g of the f64 value's norm)\n",
+                  c.bufferName.c_str(), c.verdict->literal.relL2);
+  if (o.timing && totalMs[1] > totalMs[0])
+    std::printf("  warning: the optimized pipeline is slower than the "
+                "baseline (%.4f ms against %.4f ms)\n",
+                totalMs[1], totalMs[0]);
   for (int k = 0; k < 2; ++k)
     for (int64_t id : results[k].modifiedInputs)
       std::printf("  FAIL %s modified input buffer %lld\n", labels[k],
