@@ -2,14 +2,22 @@
 # Compiles every workload (examples/*.mlir and bench/inputs/*.mlir) into the
 # artifacts memopt-run loads on a GPU host: <name>.{baseline,optimized}.{ptx,json}
 # and <name>.reference.{so,json}. Runs on the build machine (needs memopt-compile).
-# Usage: bench/make_artifacts.sh BUILD_DIR OUT_DIR [--kernels-only]
+# Usage: bench/make_artifacts.sh BUILD_DIR OUT_DIR [--kernels-only] [--no-variants]
 # --kernels-only skips the CPU references (scripts/compare-builds.sh diffs
-# only PTX and manifests).
+# only PTX and manifests); --no-variants skips the option variants of the
+# long-row and transpose workloads and the enlarged W1-W8.
 set -euo pipefail
 BUILD=${1:?build dir}
 OUT=${2:?output dir}
 KERNELS_ONLY=0
-[[ "${3:-}" == --kernels-only ]] && KERNELS_ONLY=1
+NO_VARIANTS=0
+for a in "${@:3}"; do
+  case $a in
+    --kernels-only) KERNELS_ONLY=1 ;;
+    --no-variants) NO_VARIANTS=1 ;;
+    *) echo "unknown option $a" >&2; exit 2 ;;
+  esac
+done
 memopt_compile() {
   if [[ $KERNELS_ONLY == 1 ]] && [[ " $* " == *" --pipeline=reference "* ]]; then
     return 0
@@ -36,6 +44,38 @@ for f in "$ROOT"/test/Inputs/contract/*.mlir; do
   done
   echo "compiled $name"
 done
+# Programs that accumulate in their own low precision (issue 19: judged
+# against f64 with the pairwise bound) as p-*, and planted errors in them
+# as planted-*, run against the unmodified program's reference: memopt-run
+# must report a verification failure for each (W.expect).
+for f in "$ROOT"/test/Inputs/precision/*.mlir; do
+  base=$(basename "$f" .mlir)
+  [[ $base == planted_* ]] && continue
+  name=p-$(echo "$base" | tr '_' '-')
+  for p in baseline optimized reference; do
+    memopt_compile "$f" --pipeline=$p -o "$OUT/$name.$p" 2>/dev/null
+  done
+  echo "compiled $name"
+done
+for pair in residual_rmsnorm_divisor:residual_rmsnorm_f16_32x4096 \
+            layernorm_bf16_divisor:layernorm_bf16_8x50176 \
+            rowsum_skip_one:rowsum_f16_64x4096 \
+            colsum_skip_one:colsum_bf16_512x384 \
+            softmax_block_max:softmax_f16_acc_32x2048; do
+  planted=${pair%%:*} orig=p-$(echo "${pair##*:}" | tr '_' '-')
+  name=planted-$(echo "$planted" | tr '_' '-')
+  for p in baseline optimized; do
+    memopt_compile "$ROOT/test/Inputs/precision/planted_$planted.mlir" --pipeline=$p -o "$OUT/$name.$p" 2>/dev/null
+  done
+  [[ $KERNELS_ONLY == 1 ]] || cp "$OUT/$orig.reference.json" "$OUT/$name.reference.json"
+  echo "verification_failed" > "$OUT/$name.expect"
+  echo "--no-timing" > "$OUT/$name.runargs"
+  echo "compiled $name"
+done
+if [[ $NO_VARIANTS == 1 ]]; then
+  git -C "$ROOT" rev-parse HEAD > "$OUT/commit.txt" 2>/dev/null || true
+  exit 0
+fi
 # Rows split over clusters whose blocks hold part of their slice in shared
 # memory (sh), and the persistent row kernels at small sizes (p1: with one
 # multiprocessor, one cluster walks every row, prefetching the next):

@@ -13,7 +13,8 @@
 #   3. runs memopt-run on every workload (verify + time + copy bandwidth),
 #   4. runs compute-sanitizer memcheck on every workload (--no-timing,
 #      120 s per workload; timeouts are recorded as such),
-#   5. runs bench/peers.py (PyTorch eager and torch.compile, same shapes),
+#   5. runs bench/peers.py (PyTorch eager, torch.compile and JAX jit, same
+#      shapes),
 #   6. merges everything with bench/report.py and prints the final table.
 #
 # Output goes to $OUT (default ./bench-out), at most 6 files:
@@ -27,6 +28,8 @@
 # of workloads also run under racecheck and synccheck, default the contract
 # inputs c-*), MEMOPT_SKIP_PEERS=1,
 # MEMOPT_SKIP_SANITIZER=1.
+# A workload with W.expect (planted errors, from make_artifacts.sh) must end
+# in verification_failed (memopt-run exit 1); it is not timed or sanitized.
 # Exit status: 0 if every workload verified and passed memcheck, 1 otherwise,
 # 2 usage, 3 no GPU.
 #
@@ -89,6 +92,7 @@ section "environment"
   nvcc --version 2>&1 | tail -2
   compute-sanitizer --version 2>&1 | head -2
   python3 -c 'import torch, triton; print("torch", torch.__version__, "cuda", torch.version.cuda, "triton", triton.__version__)' 2>&1
+  XLA_PYTHON_CLIENT_PREALLOCATE=false python3 -c 'import jax; print("jax", jax.__version__)' 2>&1
 } > "$OUT/env.txt"
 head -8 "$OUT/env.txt" | tee -a "$LOG"
 
@@ -111,12 +115,27 @@ for w in "${WORKLOADS[@]}"; do
   # Per-workload flags written by make_artifacts.sh (tolerances).
   EXTRA=""
   [[ -f "$ART/$w.runargs" ]] && EXTRA=$(cat "$ART/$w.runargs")
+  # A planted error (W.expect: verification_failed) must fail verification
+  # (exit 1); its report stays out of the performance table.
+  EXPECT=""
+  [[ -f "$ART/$w.expect" ]] && EXPECT=$(cat "$ART/$w.expect")
+  JSON="$SCRATCH/runs/$w.json"
+  [[ -n "$EXPECT" ]] && JSON="$SCRATCH/$w.expected.json"
   # shellcheck disable=SC2086
   "$RUN" --baseline "$ART/$w.baseline.json" --optimized "$ART/$w.optimized.json" \
     --reference "$ART/$w.reference.json" --name "$w" \
-    --json "$SCRATCH/runs/$w.json" $EXTRA ${MEMOPT_RUN_ARGS:-} 2>&1 | tee -a "$LOG"
+    --json "$JSON" $EXTRA ${MEMOPT_RUN_ARGS:-} 2>&1 | tee -a "$LOG"
   rc=${PIPESTATUS[0]}
   log "memopt-run $w: exit $rc"
+  if [[ -n "$EXPECT" && $rc -ne 3 ]]; then
+    if [[ $rc -eq 1 ]]; then
+      log "memopt-run $w: $EXPECT, as expected (planted error caught)"
+    else
+      log "memopt-run $w: expected $EXPECT, got exit $rc (planted error NOT caught)"
+      STATUS=1
+    fi
+    continue
+  fi
   [[ $rc -ne 0 ]] && STATUS=1
   if [[ $rc -eq 3 ]]; then
     NO_GPU=1
@@ -137,6 +156,7 @@ if [[ $NO_GPU -eq 0 && -z "${MEMOPT_SKIP_SANITIZER:-}" ]] && ! command -v comput
   STATUS=1
 elif [[ $NO_GPU -eq 0 && -z "${MEMOPT_SKIP_SANITIZER:-}" ]]; then
   for w in "${WORKLOADS[@]}"; do
+    [[ -f "$ART/$w.expect" ]] && continue # planted errors: verify only
     # MEMOPT_SANITIZER_SKIP: extended regex of workloads not run under
     # memcheck (variants whose kernels the contract inputs already cover).
     if [[ -n "${MEMOPT_SANITIZER_SKIP:-}" && $w =~ ^(${MEMOPT_SANITIZER_SKIP})$ ]]; then
@@ -175,6 +195,7 @@ elif [[ $NO_GPU -eq 0 && -z "${MEMOPT_SKIP_SANITIZER:-}" ]]; then
   # cp.async rings) on the contract inputs: small shapes, every strategy.
   : > "$OUT/racecheck.txt"
   for w in "${WORKLOADS[@]}"; do
+    [[ -f "$ART/$w.expect" ]] && continue
     [[ $w =~ ^(${MEMOPT_RACECHECK_ONLY:-c-.*})$ ]] || continue
     for tool in racecheck synccheck; do
       slog="$SCRATCH/$tool.$w.log"
@@ -200,7 +221,7 @@ fi
 # --- 5. Peers -----------------------------------------------------------------
 PEERS_JSON="$SCRATCH/peers.json"
 if [[ $NO_GPU -eq 0 && -z "${MEMOPT_SKIP_PEERS:-}" ]]; then
-  section "peers: PyTorch eager and torch.compile"
+  section "peers: PyTorch eager, torch.compile and JAX jit"
   ONLY=$(printf '%s\n' "${WORKLOADS[@]}" | sed 's/_.*//' | sort -u | paste -sd, -)
   python3 "$HERE/peers.py" --only "$ONLY" --json "$PEERS_JSON" 2>&1 | tee -a "$LOG"
   log "peers.py: exit ${PIPESTATUS[0]}"

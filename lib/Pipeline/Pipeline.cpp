@@ -41,6 +41,10 @@ LogicalResult mlir::memopt::buildInputStage(OpPassManager &pm,
   pm.addPass(createMemoptCheckInputContractPass());
   // Kernel formation only understands linalg.generic.
   pm.addNestedPass<func::FuncOp>(createMemoptDecomposeLinalgPass());
+  // Unit dims dropped (torch-mlir's keepdim statistics, tensor<Nx1> written
+  // through (d0, d1) -> (d0, 0); batch dims of 1): the grouping sees the
+  // row space the program has.
+  pm.addNestedPass<func::FuncOp>(createLinalgFoldUnitExtentDimsPass());
   // Inputs read-only, outputs distinct: what bufferization must respect at
   // the boundary (after decomposition, since its copies are generics).
   // The optimizing pipeline also gives each op's destination its own

@@ -11,6 +11,9 @@
 // CHECK-NEXT:      memopt-decompose-linalg
 // CHECK-NEXT:    ),
 // CHECK-NEXT:    func.func(
+// CHECK-NEXT:      linalg-fold-unit-extent-dims{use-rank-reducing-slices=false}
+// CHECK-NEXT:    ),
+// CHECK-NEXT:    func.func(
 // OPT-NEXT:        memopt-prepare-boundary{unshare-destinations=true}
 // BASE-NEXT:       memopt-prepare-boundary{unshare-destinations=false}
 // CHECK-NEXT:    ),

@@ -80,9 +80,12 @@ double ulpAt(DType type, double x);
 ///   |G_i - R_i| <= kElementFactor * (max_j |P_j - R_j| + ulp(R_i)) for all i
 /// (u the output dtype's unit roundoff; non-finite R_i must be matched).
 /// A result that is not passes when it equals the literal evaluation within
-/// the dtype tolerance: the program's own order gives it.
+/// the dtype tolerance and is no less accurate than it:
+///   ||G - R||_2 <= kLiteralNormFactor * ||L - R||_2 + kNormFactor * u * ||R||_2
+/// (the program's own order gives it).
 constexpr double kNormFactor = 4.0;
 constexpr double kElementFactor = 8.0;
+constexpr double kLiteralNormFactor = 1.1;
 
 struct PrecisionVerdict {
   /// False when there was no f64 evaluation: only `asLiteral` decides.
@@ -95,8 +98,13 @@ struct PrecisionVerdict {
   double elementSlack = 0.0; // max_j |P_j - R_j|
   double normBound = 0.0;    // the bound on ||G - R||_2
   bool withinBound = false;
-  /// G against the literal evaluation, with the dtype tolerance.
+  /// G against the literal evaluation, with the dtype tolerance, and
+  /// whether G is no less accurate than it (always, when not judged).
   CompareResult asLiteral;
+  bool asAccurateAsLiteral = false;
+  bool literalRoute() const {
+    return asLiteral.passed() && asAccurateAsLiteral;
+  }
   bool passed = false;
   /// The literal evaluation is off by more than its magnitude
   /// (||L - R|| >= ||R||): the program's precision makes it meaningless.
