@@ -621,7 +621,8 @@ int main(int argc, char **argv) {
                    const std::vector<unsigned char> &e) {
       Check c{what, b.id, b.name, b.dtype, tol,
               compareBuffers(g.data(), e.data(), b.dtype, b.numElements(),
-                             tol)};
+                             tol),
+              std::nullopt, false};
       checks.push_back(std::move(c));
     };
     bool judged = !f64Outputs.empty();
