@@ -44,6 +44,15 @@ for f in "$ROOT"/test/Inputs/contract/*.mlir; do
   done
   echo "compiled $name"
 done
+# Reductions reached through the input stage's normal forms (collapsed
+# reduced dims, split multi-result reductions; issue 22), as r-*.
+for f in "$ROOT"/test/Inputs/reductions/*.mlir; do
+  name=r-$(basename "$f" .mlir | tr '_' '-')
+  for p in baseline optimized reference; do
+    memopt_compile "$f" --pipeline=$p -o "$OUT/$name.$p" 2>/dev/null
+  done
+  echo "compiled $name"
+done
 # Programs that accumulate in their own low precision (issue 19: judged
 # against f64 with the pairwise bound) as p-*, and planted errors in them
 # as planted-*, run against the unmodified program's reference: memopt-run

@@ -100,7 +100,29 @@ def _workloads(torch):
         q = torch.clamp(torch.round(n / scale[:, None]), -127, 127).to(torch.int8)
         return q, scale
 
+    def gn(x):
+        # Group norm statistics over (C/G, HW) in f32, f16 in, f32 out.
+        h = x.float()
+        mean = h.mean((2, 3), keepdim=True)
+        var = (h * h).mean((2, 3), keepdim=True) - mean * mean
+        return (h - mean) * torch.rsqrt(var + 1e-5)
+
+    def lnbwd(dy, x, gamma, mean, rstd):
+        # LayerNorm backward's dx, bf16 in and out, f32 accumulation.
+        g = dy.float() * gamma.float()
+        xhat = (x.float() - mean[:, None]) * rstd[:, None]
+        n = x.shape[-1]
+        dx = rstd[:, None] * (g - (g.sum(-1, keepdim=True) +
+                                   xhat * (g * xhat).sum(-1, keepdim=True)) / n)
+        return dx.to(torch.bfloat16)
+
     return {
+        "gn": ("group norm (32, 32, 16, 4096) f16 in, f32 stats and out",
+               lambda: (rand(32, 32, 16, 4096).half(),), gn),
+        "lnbwd": ("LayerNorm backward dx, 16384x4096 bf16, f32 accumulation",
+                  lambda: (rand(ROWS, COLS).bfloat16(),
+                           rand(ROWS, COLS).bfloat16(), rand(COLS).bfloat16(),
+                           rand(ROWS), rand(ROWS) + 2), lnbwd),
         "w1": ("y = gelu_tanh(x*s + b) + r, 16384x4096 f32",
                lambda: (rand(ROWS, COLS), rand(COLS), rand(COLS),
                         rand(ROWS, COLS)), w1),
@@ -187,8 +209,24 @@ def _jax_workloads(jax):
         q = jnp.clip(jnp.round(n / scale[:, None]), -127, 127).astype(jnp.int8)
         return q, scale
 
+    def gn(x):
+        h = x.astype(jnp.float32)
+        mean = jnp.mean(h, (2, 3), keepdims=True)
+        var = jnp.mean(h * h, (2, 3), keepdims=True) - mean * mean
+        return (h - mean) * lax.rsqrt(var + 1e-5)
+
+    def lnbwd(dy, x, gamma, mean, rstd):
+        f32 = jnp.float32
+        g = dy.astype(f32) * gamma.astype(f32)
+        xhat = (x.astype(f32) - mean[:, None]) * rstd[:, None]
+        n = x.shape[-1]
+        dx = rstd[:, None] * (g - (jnp.sum(g, -1, keepdims=True) +
+                                   xhat * jnp.sum(g * xhat, -1,
+                                                  keepdims=True)) / n)
+        return dx.astype(jnp.bfloat16)
+
     return {f.__name__: f for f in
-            (w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8)}
+            (w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd)}
 
 
 def _import_jax():
@@ -257,10 +295,21 @@ def _time_jax(jax, fn, args, warmup, iters):
     return t
 
 
+def _to_jax(jax, torch, x):
+    """A torch tensor on the device as a JAX array (numpy has no bf16)."""
+    if x.dtype == torch.bfloat16:
+        return jax.device_put(x.float().cpu().numpy()).astype(
+            jax.numpy.bfloat16)
+    return jax.device_put(x.cpu().numpy())
+
+
 def _matches(torch, got, ref):
-    """Outputs agree with eager's: floats to 1e-3, integers (w8's) to 1."""
+    """Outputs agree with eager's: floats to 1e-3 (16-bit ones to 1e-2),
+    integers (w8's) to 1."""
+    def tol(t):
+        return 1e-2 if t.element_size() == 2 else 1e-3
     return all(
-        torch.allclose(a.float(), b.float(), atol=1e-3, rtol=1e-3)
+        torch.allclose(a.float(), b.float(), atol=tol(b), rtol=tol(b))
         if a.is_floating_point()
         else bool(((a.int() - b.int()).abs() <= 1).all())
         for a, b in zip(_as_tuple(got), _as_tuple(ref)))
@@ -277,10 +326,13 @@ def _run_mode(torch, jax, mode, fn, inputs, warmup, iters):
         t = _time(torch, f, inputs, warmup, iters)
     else:
         import numpy as np  # a JAX dependency
-        jinputs = [jax.device_put(x.cpu().numpy()) for x in inputs]
+        jinputs = [_to_jax(jax, torch, x) for x in inputs]
         f = jax.jit(_jax_workloads(jax)[fn.__name__])
-        got = tuple(torch.from_numpy(np.array(o)).cuda()
-                    for o in _as_tuple(f(*jinputs)))
+        def back(o):  # numpy has no bf16: through f32
+            if o.dtype == jax.numpy.bfloat16:
+                return torch.from_numpy(np.array(o.astype(np.float32))).cuda().bfloat16()
+            return torch.from_numpy(np.array(o)).cuda()
+        got = tuple(back(o) for o in _as_tuple(f(*jinputs)))
         ok = _matches(torch, got, fn(*inputs))
         del got
         t = _time_jax(jax, f, jinputs, warmup, iters)

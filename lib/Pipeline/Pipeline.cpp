@@ -45,6 +45,10 @@ LogicalResult mlir::memopt::buildInputStage(OpPassManager &pm,
   // through (d0, d1) -> (d0, 0); batch dims of 1): the grouping sees the
   // row space the program has.
   pm.addNestedPass<func::FuncOp>(createLinalgFoldUnitExtentDimsPass());
+  // Several adjacent reduced dims contiguous in memory: one reduced dim.
+  pm.addNestedPass<func::FuncOp>(createMemoptCollapseReductionDimsPass());
+  // Independent outputs of one reduction: one reduction each.
+  pm.addNestedPass<func::FuncOp>(createMemoptSplitReductionsPass());
   // Inputs read-only, outputs distinct: what bufferization must respect at
   // the boundary (after decomposition, since its copies are generics).
   // The optimizing pipeline also gives each op's destination its own

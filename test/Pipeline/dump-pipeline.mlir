@@ -14,6 +14,12 @@
 // CHECK-NEXT:      linalg-fold-unit-extent-dims{use-rank-reducing-slices=false}
 // CHECK-NEXT:    ),
 // CHECK-NEXT:    func.func(
+// CHECK-NEXT:      memopt-collapse-reduction-dims
+// CHECK-NEXT:    ),
+// CHECK-NEXT:    func.func(
+// CHECK-NEXT:      memopt-split-reductions
+// CHECK-NEXT:    ),
+// CHECK-NEXT:    func.func(
 // OPT-NEXT:        memopt-prepare-boundary{unshare-destinations=true}
 // BASE-NEXT:       memopt-prepare-boundary{unshare-destinations=false}
 // CHECK-NEXT:    ),

@@ -567,6 +567,41 @@ def MemoptWidenFloatsPass
                            "arith::ArithDialect", "math::MathDialect"];
 }
 
+def MemoptCollapseReductionDimsPass
+    : Pass<"memopt-collapse-reduction-dims", "func::FuncOp"> {
+  let summary = "Reduce over one dim where several adjacent reduced dims "
+                "are contiguous in every operand";
+  let description = [{
+    A linalg.generic on tensors whose reduction loops include a run of
+    adjacent dims that every indexing map keeps adjacent and in order (a
+    sum over the two inner dims of a 3-D tensor; group-norm statistics over
+    (C/G, H, W); NHWC batch-norm statistics over N, H, W) reduces over one
+    collapsed dim instead, its operands reshaped by tensor.collapse_shape
+    and its results expanded back (upstream collapseOpIterationDims), so
+    that kernel formation sees the row or column reduction the program
+    has in memory. A run that some operand does not index contiguously is
+    left as it is, with a remark.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect"];
+}
+
+def MemoptSplitReductionsPass
+    : Pass<"memopt-split-reductions", "func::FuncOp"> {
+  let summary = "One generic per independent output of a multi-result "
+                "reduction";
+  let description = [{
+    A linalg.generic on tensors with reduction loops and several outputs
+    whose yielded values do not read each other's accumulators (a sum and a
+    sum of squares; a max and a sum; LayerNorm backward's two row sums)
+    becomes one generic per output, each with the part of the body it needs
+    and the inputs that part reads. Kernel formation fuses reductions of one
+    row space into one kernel that holds the row once; a multi-result
+    reduction was a naive kernel. Outputs that read another output's
+    accumulator (Welford) stay together, with a remark.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect"];
+}
+
 def MemoptPairwiseReductionsPass
     : Pass<"memopt-pairwise-reductions", "func::FuncOp"> {
   let summary = "Evaluate float reductions in a pairwise order, in the "
