@@ -135,6 +135,8 @@ unsigned Manifest::numDerivedOutputs() const {
 Manifest Manifest::withVariant(const ReferenceVariant &v) const {
   Manifest m = *this;
   m.libraryFile = v.libraryFile;
+  if (!v.symbol.empty())
+    m.symbol = v.symbol;
   m.entryArgs = v.entryArgs;
   m.f64Reference.reset();
   m.pairwiseReference.reset();
@@ -851,6 +853,9 @@ memopt::runtime::manifestFromJson(const json::Value &root,
       return s.error();
     ReferenceVariant rv;
     rv.libraryFile = joinPath(m.directory, library);
+    if (v->find("symbol") &&
+        (s = r.getString(*v, key, "symbol", rv.symbol)).failed())
+      return s.error();
     if (const json::Value *ea = v->find("entry_args"))
       if (Status es = parseEntryArgs(r, *ea, std::string(key) + ".entry_args",
                                      m, rv.entryArgs);

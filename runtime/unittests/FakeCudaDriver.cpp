@@ -184,11 +184,13 @@ CUresult cuLaunchKernel(void *fn, unsigned, unsigned, unsigned, unsigned,
     std::memcpy(&v, params[i], sizeof(v));
     return v;
   };
-  if (endsWith(name, "_add") || endsWith(name, "_addone")) {
+  if (endsWith(name, "_add") || endsWith(name, "_addone") ||
+      endsWith(name, "_addscaled")) {
     float bias = endsWith(name, "_addone") ? 1.0f : 0.0f;
+    float scale = endsWith(name, "_addscaled") ? 1.1f : 1.0f;
     float *a = ptr(0), *b = ptr(1), *out = ptr(2);
     for (int64_t i = 0, n = i64(3); i < n; ++i)
-      out[i] = a[i] + b[i] + bias;
+      out[i] = (a[i] + b[i]) * scale + bias;
     return 0;
   }
   if (endsWith(name, "_scale")) {

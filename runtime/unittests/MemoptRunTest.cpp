@@ -112,6 +112,38 @@ TEST_F(MemoptRunTest, WrongKernelFailsVerification) {
   EXPECT_NEAR(check.find("max_abs_err")->getNumber(), 1.0, 1e-6);
 }
 
+// The literal reference is coarse (a + b to 1/16): against it the exact
+// kernels would fail the dtype tolerance; judged against the f64 evaluation
+// with the pairwise bound they pass, and errors of 10% or of one still fail.
+TEST_F(MemoptRunTest, PrecisionVerdictAgainstF64) {
+  test::AddWorkload w;
+  w.coarseLiteral = true;
+  test::writeAddWorkload(dir, w);
+  test::ToolResult r = runTool(args(MEMOPT_FAKE_DRIVER_LIB, "--no-timing"));
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("within the program's precision"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("info optimized vs baseline"), std::string::npos);
+  json::Value v = report();
+  const json::Value &check = v.find("verification")->find("checks")->at(1);
+  EXPECT_EQ(check.find("comparison")->getString(), "optimized vs reference");
+  const json::Value *p = check.find("precision");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->find("route")->getString(), "within the program's precision");
+  EXPECT_GT(p->find("literal_rel_l2_vs_f64")->getNumber(), 1e-3);
+  for (const char *planted : {"opt_addscaled", "opt_addone"}) {
+    w.optimizedKernel = planted;
+    test::writeAddWorkload(dir, w);
+    r = runTool(args(MEMOPT_FAKE_DRIVER_LIB, "--no-timing"));
+    EXPECT_EQ(r.exitCode, 1) << planted << "\n" << r.output;
+    EXPECT_NE(r.output.find("FAIL optimized vs reference"), std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("outside the bound and not the literal evaluation"),
+              std::string::npos)
+        << r.output;
+  }
+}
+
 TEST_F(MemoptRunTest, NoDriverExitsThree) {
   test::writeAddWorkload(dir);
   test::ToolResult r = runTool(args("/nonexistent/libcuda.so.1"));

@@ -22,6 +22,25 @@ void memopt_test_add(void *a, void *b, void *out) {
     z[i] = x[i] + y[i];
 }
 
+/// Evaluations of a + b for the verdict tests: a coarse "literal" one (to
+/// multiples of 1/16, as a poor accumulation order would be) and a fine
+/// "pairwise" one (to multiples of 2^-20); memopt_test_add is the f64 one.
+static void addRounded(void *a, void *b, void *out, float step) {
+  const float *x = static_cast<const float *>(a);
+  const float *y = static_cast<const float *>(b);
+  float *z = static_cast<float *>(out);
+  for (int i = 0; i < 1024; ++i) {
+    float v = (x[i] + y[i]) / step;
+    z[i] = static_cast<float>(static_cast<int64_t>(v + (v < 0 ? -0.5f : 0.5f))) * step;
+  }
+}
+void memopt_test_add_coarse(void *a, void *b, void *out) {
+  addRounded(a, b, out, 1.0f / 16);
+}
+void memopt_test_add_fine(void *a, void *b, void *out) {
+  addRounded(a, b, out, 1.0f / (1 << 20));
+}
+
 /// AoS reference of the layout tests: p is f32[64, 4] (records of 4 fields),
 /// out[i] = p[i].f1 + 2 * p[i].f2.
 void memopt_test_aos_ref(void *p, void *out) {

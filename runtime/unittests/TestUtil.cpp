@@ -105,6 +105,7 @@ void memopt::runtime::test::writeAddWorkload(const std::string &dir,
   std::string ptx = ".version 8.0\n.target sm_90\n"
                     ".visible .entry opt_add(\n)\n"
                     ".visible .entry opt_addone(\n)\n"
+                    ".visible .entry opt_addscaled(\n)\n"
                     ".visible .entry opt_fault(\n)\n";
   if (opts.brokenPtx)
     ptx += "FAKE_SYNTAX_ERROR\n";
@@ -112,8 +113,17 @@ void memopt::runtime::test::writeAddWorkload(const std::string &dir,
   writeTextFile(dir + "/add.reference.json",
                 head + R"(  "pipeline": "reference",
   "library": ")" MEMOPT_TEST_REFERENCE_LIB R"(",
-  "symbol": "memopt_test_add",
-)" + addBuffers(false, false, false) +
+  "symbol": ")" + std::string(opts.coarseLiteral ? "memopt_test_add_coarse"
+                                                 : "memopt_test_add") +
+                    R"(",
+)" + (opts.coarseLiteral ? std::string(R"(  "f64_reference": {"library": ")"
+                                        MEMOPT_TEST_REFERENCE_LIB
+                                        R"(", "symbol": "memopt_test_add"},
+  "pairwise_reference": {"library": ")" MEMOPT_TEST_REFERENCE_LIB
+                                        R"(", "symbol": "memopt_test_add_fine"},
+)")
+                         : std::string()) +
+                    addBuffers(false, false, false) +
                     R"(  "schedule": [],
   "min_bytes": 12288,
   "model_bytes": {"read": 0, "written": 0}

@@ -40,13 +40,17 @@ std::string replaceFirst(std::string text, const std::string &from,
 /// Options for writeAddWorkload.
 struct AddWorkload {
   /// Kernel the optimized pipeline launches: "opt_add" computes a + b,
-  /// "opt_addone" is wrong by one, "opt_fault" faults, "opt_missing" is not in
+  /// "opt_addone" is wrong by one, "opt_addscaled" by 10%, "opt_fault" faults, "opt_missing" is not in
   /// the module.
   std::string optimizedKernel = "opt_add";
   /// Make the optimized PTX fail to JIT.
   bool brokenPtx = false;
   /// Give the optimized pipeline's temp buffer an absurd size (out of memory).
   bool hugeTemp = false;
+  /// The reference's literal evaluation is a + b to multiples of 1/16 (a
+  /// poor order), shipped with an exact f64 evaluation and a fine pairwise
+  /// one (multiples of 2^-20): the precision-aware verdict.
+  bool coarseLiteral = false;
 };
 
 /// Writes <dir>/add.{baseline,optimized}.{json,ptx} and add.reference.json

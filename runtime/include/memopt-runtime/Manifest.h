@@ -137,6 +137,8 @@ struct Step {
 /// ids its entry point takes (empty: the manifest's default order).
 struct ReferenceVariant {
   std::string libraryFile;
+  /// Its entry point; empty: the manifest's symbol.
+  std::string symbol;
   std::vector<int64_t> entryArgs;
 };
 
