@@ -218,6 +218,23 @@ static void rewritePairwise(OpBuilder &b, linalg::GenericOp g,
   g->erase();
 }
 
+static uint64_t iterationSize(ArrayRef<int64_t> ranges) {
+  uint64_t n = 1;
+  for (int64_t r : ranges)
+    n = llvm::SaturatingMultiply(n, uint64_t(r));
+  return n;
+}
+
+/// Elements of `g`'s largest (static) operand.
+static uint64_t largestOperand(linalg::GenericOp g) {
+  uint64_t n = 1;
+  for (Value v : g->getOperands())
+    if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+      if (t.hasStaticShape())
+        n = std::max<uint64_t>(n, t.getNumElements());
+  return n;
+}
+
 namespace {
 struct MemoptPairwiseReductionsPass
     : public memopt::impl::MemoptPairwiseReductionsPassBase<
@@ -235,6 +252,9 @@ struct MemoptPairwiseReductionsPass
         why = "it is not on tensors";
       else if (llvm::any_of(ranges, [](int64_t r) { return r <= 0; }))
         why = "its iteration space is dynamic or empty";
+      else if (iterationSize(ranges) > largestOperand(g))
+        // A contraction: the values combined would be M*N*K elements.
+        why = "its iteration space is larger than any operand";
       else if (llvm::all_of(g.getDpsInits(), [](Value v) {
                  return isa<IntegerType>(getElementTypeOrSelf(v.getType()));
                }))

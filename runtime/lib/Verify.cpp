@@ -256,8 +256,12 @@ PrecisionVerdict memopt::runtime::judgeOutput(const void *got,
       ++v.got.mismatches;
     }
   }
-  v.normBound = kNormFactor * std::max(v.uncertainty.diffL2,
-                                       unitRoundoff(type) * v.got.refL2);
+  // Floors: the dtype's rounding of the values, and of zero (an output the
+  // exact evaluation gives as 0 may come out as a rounding residue).
+  v.normBound =
+      kNormFactor * std::max({v.uncertainty.diffL2,
+                              unitRoundoff(type) * v.got.refL2,
+                              ulpAt(type, 0.0) * std::sqrt(double(n))});
   v.withinBound = v.got.mismatches == 0 && v.got.diffL2 <= v.normBound;
   // Equal to the literal evaluation within the dtype tolerance is not
   // enough where that evaluation is poor (a 10% divisor error can land on

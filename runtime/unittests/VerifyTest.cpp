@@ -227,6 +227,22 @@ TEST(VerifyTest, PrecisionVerdictRoutes) {
   EXPECT_FALSE(v.passed);
 }
 
+TEST(VerifyTest, ZeroOutputsAllowARoundingResidue) {
+  // The exact value is 0 everywhere; a kernel leaves a residue of one f32
+  // subnormal spacing (a contracted a*b - a*b): within the zero floor. A
+  // residue of 1e-3 is not.
+  std::vector<float> zero(64, 0.0f), got(64, 0.0f);
+  got[3] = 1e-45f;
+  Tolerance tol = defaultTolerance(DType::F32);
+  EXPECT_TRUE(judgeOutput(got.data(), zero.data(), zero.data(), zero.data(),
+                          DType::F32, 64, tol)
+                  .withinBound);
+  got[3] = 1e-3f;
+  EXPECT_FALSE(judgeOutput(got.data(), zero.data(), zero.data(), zero.data(),
+                           DType::F32, 64, Tolerance{0, 0, 0})
+                   .passed);
+}
+
 TEST(VerifyTest, MeaninglessLiteralIsAWarningNotAVerdict) {
   const int n = 256;
   std::vector<float> r = values(n), p = perturbed(r, 1e-3, 5);

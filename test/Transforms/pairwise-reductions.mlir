@@ -11,6 +11,7 @@
 
 // (@kept's remark comes first, on stderr.)
 // CHECK: remark: reduction kept in the program's order in the pairwise reference: output 0 is not comb(acc, value)
+// CHECK: remark: reduction kept in the program's order in the pairwise reference: its iteration space is larger than any operand
 
 // CHECK-DAG: #[[EVEN:.+]] = affine_map<(d0, d1) -> (d0, d1 * 2)>
 // CHECK-DAG: #[[ODD:.+]] = affine_map<(d0, d1) -> (d0, d1 * 2 + 1)>
@@ -96,4 +97,23 @@ func.func @kept(%x: tensor<4x6xf32>, %a: tensor<4xf32>, %y: tensor<4x6xi32>,
     linalg.yield %s : i32
   } -> tensor<4xi32>
   return %r, %i : tensor<4xf32>, tensor<4xi32>
+}
+
+// A contraction keeps its order: its iteration space (M*N*K) is larger than
+// any operand, and the values combined would be materialized.
+// CHECK-LABEL: func.func @matmul
+// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-NOT:   linalg.generic
+func.func @matmul(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>, %c: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>,
+                                        affine_map<(i, j, k) -> (k, j)>,
+                                        affine_map<(i, j, k) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<8x16xf32>, tensor<16x4xf32>) outs(%c : tensor<8x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<8x4xf32>
+  return %r : tensor<8x4xf32>
 }

@@ -619,7 +619,8 @@ def MemoptPairwiseReductionsPass
     changes. Its distance from the f64 reference is the accuracy a
     reassociated evaluation of the program in its own precision has, which
     is what the verdicts scale their bound from. A float reduction it
-    cannot rewrite keeps its order, with a remark saying why; integer
+    cannot rewrite keeps its order, with a remark saying why (a contraction,
+    whose iteration space is larger than any operand, among them); integer
     reductions are exact in any order and are left alone.
   }];
   let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
