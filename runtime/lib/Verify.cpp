@@ -140,6 +140,20 @@ Tolerance memopt::runtime::scaledTolerance(DType type, const void *ref,
   return tol;
 }
 
+Tolerance memopt::runtime::literalTolerance(DType type, const void *ref,
+                                            int64_t n, double atol,
+                                            double rtol) {
+  Tolerance t = atol >= 0 ? defaultTolerance(type)
+                          : scaledTolerance(type, ref, n);
+  if (isFloat(type)) {
+    if (atol >= 0)
+      t.atol = atol;
+    if (rtol >= 0)
+      t.rtol = rtol;
+  }
+  return t;
+}
+
 /// Significand bits of a float dtype, and its smallest normal exponent.
 static void floatFormat(DType type, int &bits, int &minExp) {
   switch (type) {

@@ -41,6 +41,12 @@ Tolerance defaultTolerance(DType type);
 /// they are.
 Tolerance scaledTolerance(DType type, const void *ref, int64_t numElements);
 
+/// The tolerance of the comparison with the literal reference `ref`: the
+/// scaled default, or the dtype default with the user's float overrides
+/// (negative: not given; an atol given is not scaled).
+Tolerance literalTolerance(DType type, const void *ref, int64_t numElements,
+                           double atol, double rtol);
+
 /// True if `got` is acceptable for `ref` under `tol` for a float dtype.
 bool floatWithinTolerance(double got, double ref, const Tolerance &tol);
 

@@ -33,21 +33,6 @@
 
 using namespace memopt::runtime;
 
-/// The dtype's default tolerance, scaled to the reference's magnitude
-/// unless overridden, with the float overrides applied.
-static Tolerance tolerance(DType type, double atol, double rtol,
-                           const void *ref, int64_t n) {
-  Tolerance t = atol >= 0 ? defaultTolerance(type)
-                          : scaledTolerance(type, ref, n);
-  if (isFloat(type)) {
-    if (atol >= 0)
-      t.atol = atol;
-    if (rtol >= 0)
-      t.rtol = rtol;
-  }
-  return t;
-}
-
 /// The verdict's figures, under the output's line.
 static void printVerdict(const PrecisionVerdict &v) {
   if (!v.judged)
@@ -218,8 +203,8 @@ int main(int argc, char **argv) {
     PrecisionVerdict v = judgeOutput(
         (*testOut)[b.id].data(), (*refOut)[b.id].data(), at(f64Out),
         at(pairwiseOut), b.dtype, b.numElements(),
-        tolerance(b.dtype, atol, rtol, (*refOut)[b.id].data(),
-                  b.numElements()));
+        literalTolerance(b.dtype, (*refOut)[b.id].data(), b.numElements(),
+                         atol, rtol));
     // Errors against the f64 value when there is one, else against the
     // reference as before.
     const CompareResult &r = v.judged ? v.got : v.asLiteral;

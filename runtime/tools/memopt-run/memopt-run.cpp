@@ -333,19 +333,45 @@ static uint64_t hashBytes(const std::vector<unsigned char> &data) {
   return memopt::runtime::hashBytes(data.data(), data.size());
 }
 
-/// The dtype's default tolerance, scaled to the reference output's
-/// magnitude unless --atol is given, with the overrides applied.
-static Tolerance toleranceFor(const Options &o, DType type, const void *ref,
-                              int64_t n) {
-  Tolerance t = o.atol >= 0 ? defaultTolerance(type)
-                            : scaledTolerance(type, ref, n);
-  if (isFloat(type)) {
-    if (o.atol >= 0)
-      t.atol = o.atol;
-    if (o.rtol >= 0)
-      t.rtol = o.rtol;
-  }
-  return t;
+/// Runs the host entry point of reference manifest `m` on `bufs` (its
+/// buffers by id: the inputs filled, the outputs overwritten with poison
+/// first), checks that no input changed (`inputHashes`), moves the outputs
+/// to `outputs` and adds the call's time to `seconds`.
+static Status runHostReference(const Manifest &m,
+                               std::vector<std::vector<unsigned char>> &bufs,
+                               const std::vector<uint64_t> &inputHashes,
+                               std::vector<std::vector<unsigned char>> &outputs,
+                               double &seconds) {
+  ReferenceLibrary lib;
+  if (Status s = lib.open(m.libraryFile, m.symbol); s.failed())
+    return s;
+  unsigned numIn = m.numInputs(), numOut = m.numOutputs();
+  for (unsigned k = 0; k < numOut; ++k)
+    bufs[numIn + k].assign(static_cast<size_t>(m.buffers[numIn + k].bytes),
+                           kPoisonByte);
+  Expected<std::vector<void *>> args = entryPointArgs(m, bufs);
+  if (args.failed())
+    return args.error();
+  auto t0 = std::chrono::steady_clock::now();
+  if (Status s = lib.call(*args); s.failed())
+    return s;
+  seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                           t0)
+                 .count();
+  for (const Buffer &b : m.buffers)
+    if (b.role == BufferRole::Input &&
+        hashBytes(bufs[static_cast<size_t>(b.id)]) !=
+            inputHashes[static_cast<size_t>(b.id)])
+      return makeError(ErrorKind::Reference,
+                       m.libraryFile + ": the CPU reference wrote input "
+                                       "buffer " +
+                           std::to_string(b.id));
+  // Outputs move out of the shared vector; the GPU pipelines read only its
+  // inputs.
+  outputs.resize(numOut);
+  for (unsigned k = 0; k < numOut; ++k)
+    outputs[k] = std::move(bufs[numIn + k]);
+  return Status::ok();
 }
 
 /// Runs one GPU pipeline: verify run (poisoned outputs, synchronized steps),
@@ -533,64 +559,24 @@ int main(int argc, char **argv) {
     if (b.role == BufferRole::Input)
       inputHashes[static_cast<size_t>(b.id)] =
           hashBytes(inputs[static_cast<size_t>(b.id)]);
-  ReferenceLibrary refLib;
-  if ((s = refLib.open(ref->libraryFile, ref->symbol)).failed())
-    return fail(o, s.error());
+  // The literal reference, then the f64 and pairwise evaluations shipped
+  // with it: the same inputs, their own outputs.
   unsigned numIn = ref->numInputs(), numOut = ref->numOutputs();
-  for (unsigned k = 0; k < numOut; ++k)
-    inputs[numIn + k].assign(
-        static_cast<size_t>(ref->buffers[numIn + k].bytes), kPoisonByte);
-  Expected<std::vector<void *>> refArgs = entryPointArgs(*ref, inputs);
-  if (refArgs.failed())
-    return fail(o, refArgs.error());
-  auto t0 = std::chrono::steady_clock::now();
-  if ((s = refLib.call(*refArgs)).failed())
+  std::vector<std::vector<unsigned char>> refOutputs, f64Outputs,
+      pairwiseOutputs;
+  double refSeconds = 0.0, variantSeconds = 0.0;
+  if ((s = runHostReference(*ref, inputs, inputHashes, refOutputs,
+                            refSeconds))
+          .failed())
     return fail(o, s.error());
-  double refSeconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-          .count();
-  for (const Buffer &b : ref->buffers)
-    if (b.role == BufferRole::Input &&
-        hashBytes(inputs[static_cast<size_t>(b.id)]) !=
-            inputHashes[static_cast<size_t>(b.id)])
-      return fail(o, makeError(ErrorKind::Reference,
-                               ref->libraryFile + ": the CPU reference wrote "
-                                                  "input buffer " +
-                                   std::to_string(b.id)));
-  // Outputs move out of the shared vector; the GPU pipelines read only its
-  // inputs.
-  std::vector<std::vector<unsigned char>> refOutputs(numOut);
-  for (unsigned k = 0; k < numOut; ++k)
-    refOutputs[k] = std::move(inputs[numIn + k]);
-  // The f64 and pairwise evaluations shipped with the reference: the same
-  // inputs, their own outputs.
-  std::vector<std::vector<unsigned char>> f64Outputs, pairwiseOutputs;
-  double variantSeconds = 0.0;
   for (auto [variant, out] :
        {std::make_pair(&ref->f64Reference, &f64Outputs),
-        std::make_pair(&ref->pairwiseReference, &pairwiseOutputs)}) {
-    if (!*variant)
-      continue;
-    Manifest vm = ref->withVariant(**variant);
-    ReferenceLibrary lib;
-    if ((s = lib.open(vm.libraryFile, vm.symbol)).failed())
+        std::make_pair(&ref->pairwiseReference, &pairwiseOutputs)})
+    if (*variant &&
+        (s = runHostReference(ref->withVariant(**variant), inputs,
+                              inputHashes, *out, variantSeconds))
+            .failed())
       return fail(o, s.error());
-    for (unsigned k = 0; k < numOut; ++k)
-      inputs[numIn + k].assign(
-          static_cast<size_t>(ref->buffers[numIn + k].bytes), kPoisonByte);
-    Expected<std::vector<void *>> args = entryPointArgs(vm, inputs);
-    if (args.failed())
-      return fail(o, args.error());
-    auto v0 = std::chrono::steady_clock::now();
-    if ((s = lib.call(*args)).failed())
-      return fail(o, s.error());
-    variantSeconds += std::chrono::duration<double>(
-                          std::chrono::steady_clock::now() - v0)
-                          .count();
-    out->resize(numOut);
-    for (unsigned k = 0; k < numOut; ++k)
-      (*out)[k] = std::move(inputs[numIn + k]);
-  }
 
   // 4. GPU pipelines, one at a time to bound device memory.
   PipelineResult results[2];
@@ -615,8 +601,8 @@ int main(int argc, char **argv) {
   bool allPassed = true;
   for (unsigned k = 0; k < numOut; ++k) {
     const Buffer &b = ref->buffers[numIn + k];
-    Tolerance tol = toleranceFor(o, b.dtype, refOutputs[k].data(),
-                                 b.numElements());
+    Tolerance tol = literalTolerance(b.dtype, refOutputs[k].data(),
+                                     b.numElements(), o.atol, o.rtol);
     auto add = [&](const std::string &what, const std::vector<unsigned char> &g,
                    const std::vector<unsigned char> &e) {
       Check c{what, b.id, b.name, b.dtype, tol,
