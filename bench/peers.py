@@ -116,7 +116,33 @@ def _workloads(torch):
                                    xhat * (g * xhat).sum(-1, keepdim=True)) / n)
         return dx.to(torch.bfloat16)
 
+    def midmean(x):
+        return x.mean(1)
+
+    def bnstats(x):
+        var, mean = torch.var_mean(x, (0, 2, 3), unbiased=False)
+        return mean, var
+
+    def colwide(x):
+        return x.sum(0)
+
+    def colnarrow(x):
+        return x.float().sum(0)
+
+    def sm0(x):
+        return torch.softmax(x, 0)
+
     return {
+        "midmean": ("mean over the middle dim, (64, 512, 1024) f32",
+                    lambda: (rand(64, 512, 1024),), midmean),
+        "bnstats": ("batch-norm statistics of NCHW (64, 128, 56, 56) f32",
+                    lambda: (rand(64, 128, 56, 56),), bnstats),
+        "colwide": ("column sums, 384x65536 f32",
+                    lambda: (rand(384, 65536),), colwide),
+        "colnarrow": ("column sums, 1048576x64 bf16, f32 accumulation",
+                      lambda: (rand(1048576, 64).bfloat16(),), colnarrow),
+        "sm0": ("softmax over dim 0, 8192x4096 f32",
+                lambda: (rand(8192, 4096),), sm0),
         "gn": ("group norm (32, 32, 16, 4096) f16 in, f32 stats and out",
                lambda: (rand(32, 32, 16, 4096).half(),), gn),
         "lnbwd": ("LayerNorm backward dx, 16384x4096 bf16, f32 accumulation",
@@ -225,8 +251,24 @@ def _jax_workloads(jax):
                                                   keepdims=True)) / n)
         return dx.astype(jnp.bfloat16)
 
+    def midmean(x):
+        return jnp.mean(x, 1)
+
+    def bnstats(x):
+        return jnp.mean(x, (0, 2, 3)), jnp.var(x, (0, 2, 3))
+
+    def colwide(x):
+        return jnp.sum(x, 0)
+
+    def colnarrow(x):
+        return jnp.sum(x.astype(jnp.float32), 0)
+
+    def sm0(x):
+        return nn.softmax(x, axis=0)
+
     return {f.__name__: f for f in
-            (w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd)}
+            (w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
+             midmean, bnstats, colwide, colnarrow, sm0)}
 
 
 def _import_jax():

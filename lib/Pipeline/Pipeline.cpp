@@ -49,6 +49,12 @@ LogicalResult mlir::memopt::buildInputStage(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createMemoptCollapseReductionDimsPass());
   // Independent outputs of one reduction: one reduction each.
   pm.addNestedPass<func::FuncOp>(createMemoptSplitReductionsPass());
+  // Reduced loops no reshape makes adjacent (NCHW batch-norm statistics):
+  // a chain of one-loop reductions. It reassociates, so the optimizing
+  // pipeline only: the baseline and the references keep the program's
+  // order.
+  if (cfg.formKernels.strategy == KernelStrategy::Fused)
+    pm.addNestedPass<func::FuncOp>(createMemoptStageReductionsPass());
   // Inputs read-only, outputs distinct: what bufferization must respect at
   // the boundary (after decomposition, since its copies are generics).
   // The optimizing pipeline also gives each op's destination its own

@@ -20,6 +20,11 @@
 // CHECK-NEXT:      memopt-split-reductions
 // CHECK-NEXT:    ),
 // CHECK-NEXT:    func.func(
+// The staging of reductions reassociates: the optimizing pipeline only.
+// OPT-NEXT:        memopt-stage-reductions
+// OPT-NEXT:      ),
+// OPT-NEXT:      func.func(
+// BASE-NOT:        memopt-stage-reductions
 // OPT-NEXT:        memopt-prepare-boundary{unshare-destinations=true}
 // BASE-NEXT:       memopt-prepare-boundary{unshare-destinations=false}
 // CHECK-NEXT:    ),

@@ -2,24 +2,20 @@
 // whole-column form takes into its group: the plan only.
 // RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(memopt-set-target, func.func(memopt-form-groups, memopt-select-kernel-strategy))" 2>/dev/null | FileCheck %s
 
-// A column sum whose columns fill the GPU (4096 columns: 256 slices of 16)
-// takes the fill of its output into its group: the whole-column form
-// seeds its result with the fill's value.
-#id = affine_map<(d0, d1) -> (d0, d1)>
-#col = affine_map<(d0, d1) -> (d1)>
-#sc = affine_map<(d0) -> ()>
-#id1 = affine_map<(d0) -> (d0)>
+// Columns that fill the GPU (4096: 256 blocks of 4 chunks of 4): whole
+// columns seeded by the fill in its group; 64 row lanes walk the 512 rows,
+// unrolled 8 (all the rows one sweep needs).
 // CHECK-LABEL: func.func @whole_columns
-// CHECK:       memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column, vector = 4, threads = 256, column_threads = 4, rows_per_block = 512, unroll = 16, seed_from_fill = true>}
+// CHECK:       memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column, vector = 4, threads = 256, column_threads = 4, rows_per_block = 512, unroll = 8, seed_from_fill = true>}
 // CHECK-COUNT-2: linalg.generic
 // CHECK-NOT:   memopt.kernel_group
 func.func @whole_columns(%x: memref<512x4096xf32>, %y: memref<4096xf32>) {
   %zero = arith.constant 0.0 : f32
-  linalg.generic {indexing_maps = [#sc, #id1], iterator_types = ["parallel"]} ins(%zero : f32) outs(%y : memref<4096xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%zero : f32) outs(%y : memref<4096xf32>) {
   ^bb0(%in: f32, %o: f32):
     linalg.yield %in : f32
   }
-  linalg.generic {indexing_maps = [#id, #col], iterator_types = ["reduction", "parallel"]} ins(%x : memref<512x4096xf32>) outs(%y : memref<4096xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<512x4096xf32>) outs(%y : memref<4096xf32>) {
   ^bb0(%a: f32, %acc: f32):
     %s = arith.addf %a, %acc : f32
     linalg.yield %s : f32
@@ -29,22 +25,18 @@ func.func @whole_columns(%x: memref<512x4096xf32>, %y: memref<4096xf32>) {
 
 // -----
 
-// Too few columns to give every multiprocessor a block: the fill is a
-// kernel of its own and the sum takes row slices combined with atomics.
-#id = affine_map<(d0, d1) -> (d0, d1)>
-#col = affine_map<(d0, d1) -> (d1)>
-#sc = affine_map<(d0) -> ()>
-#id1 = affine_map<(d0) -> (d0)>
-// CHECK-LABEL: func.func @row_slices
-// CHECK:       memopt.kernel_group attributes {strategy = #memopt.elementwise<layout = rows, vector = 4, threads = 256>}
-// CHECK:       memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = row_slices, vector = 4, threads = 32, column_threads = 1, rows_per_block = 256, unroll = 16, seed_from_fill = false>}
-func.func @row_slices(%x: memref<1000x96xf32>, %y: memref<96xf32>) {
+// 96 columns (6 blocks) but only 1000 rows, less than two slices of a full
+// unrolled sweep (64 row lanes x 16): whole columns in 6 blocks, seeded.
+// CHECK-LABEL: func.func @few_columns_few_rows
+// CHECK:       memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column, vector = 4, threads = 256, column_threads = 4, rows_per_block = 1000, unroll = 16, seed_from_fill = true>}
+// CHECK-NOT:   memopt.kernel_group
+func.func @few_columns_few_rows(%x: memref<1000x96xf32>, %y: memref<96xf32>) {
   %zero = arith.constant 0.0 : f32
-  linalg.generic {indexing_maps = [#sc, #id1], iterator_types = ["parallel"]} ins(%zero : f32) outs(%y : memref<96xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%zero : f32) outs(%y : memref<96xf32>) {
   ^bb0(%in: f32, %o: f32):
     linalg.yield %in : f32
   }
-  linalg.generic {indexing_maps = [#id, #col], iterator_types = ["reduction", "parallel"]} ins(%x : memref<1000x96xf32>) outs(%y : memref<96xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<1000x96xf32>) outs(%y : memref<96xf32>) {
   ^bb0(%a: f32, %acc: f32):
     %s = arith.addf %a, %acc : f32
     linalg.yield %s : f32
@@ -54,15 +46,130 @@ func.func @row_slices(%x: memref<1000x96xf32>, %y: memref<96xf32>) {
 
 // -----
 
-// A product of columns has no atomic form and too few columns: naive.
-#id = affine_map<(d0, d1) -> (d0, d1)>
-#col = affine_map<(d0, d1) -> (d1)>
+// 96 columns of 100000 rows: the rows are split into 44 slices of 2304
+// (two blocks per multiprocessor), partials combined by a second kernel in
+// slice order; the fill seeds that kernel's result.
+// CHECK-LABEL: func.func @split_rows
+// CHECK:       memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = split_rows, vector = 4, threads = 256, column_threads = 4, rows_per_block = 2304, unroll = 16, seed_from_fill = true>}
+// CHECK-NOT:   memopt.kernel_group
+func.func @split_rows(%x: memref<100000x96xf32>, %y: memref<96xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%zero : f32) outs(%y : memref<96xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<100000x96xf32>) outs(%y : memref<96xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A product has no atomic form; no selected form needs one.
 // CHECK-LABEL: func.func @column_product
-// CHECK:       #memopt.naive<threads = 256, reason = "no fused strategy applies (transpose: not a single-output all-parallel op of rank >= 2; column reduction: whole columns: too few column slices (6) to give every multiprocessor a block; row slices: combiner has no atomic form)">
+// CHECK:       memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column, vector = 4, threads = 256, column_threads = 4, rows_per_block = 1000, unroll = 16, seed_from_fill = false>}
 func.func @column_product(%x: memref<1000x96xf32>, %y: memref<96xf32>) {
-  linalg.generic {indexing_maps = [#id, #col], iterator_types = ["reduction", "parallel"]} ins(%x : memref<1000x96xf32>) outs(%y : memref<96xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<1000x96xf32>) outs(%y : memref<96xf32>) {
   ^bb0(%a: f32, %acc: f32):
     %s = arith.mulf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Mean over the middle dim of (64, 512, 1024): 64 batches of column sums;
+// 16384 chunks of 4 need few row lanes (16), so 16 chunks side by side
+// (256 contiguous bytes of a row) per block of 256 threads.
+// CHECK-LABEL: func.func @middle_dim
+// CHECK:       memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column, vector = 4, threads = 256, column_threads = 16, rows_per_block = 512, unroll = 16, seed_from_fill = true>}
+func.func @middle_dim(%x: memref<64x512x1024xf32>, %y: memref<64x1024xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%zero : f32) outs(%y : memref<64x1024xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%x : memref<64x512x1024xf32>) outs(%y : memref<64x1024xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// (16, 64, 1024): 64 rows, 64 row lanes, one load per lane (unroll 1).
+// CHECK-LABEL: func.func @middle_dim_short
+// CHECK:       memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column, vector = 4, threads = 256, column_threads = 4, rows_per_block = 64, unroll = 1, seed_from_fill = true>}
+func.func @middle_dim_short(%x: memref<16x64x1024xf32>, %y: memref<16x1024xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%zero : f32) outs(%y : memref<16x1024xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%x : memref<16x64x1024xf32>) outs(%y : memref<16x1024xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// (2, 20000, 96): 2 batches of 24 chunks give 12 blocks; the 20000 rows
+// are split into 19 slices of 1088 (22 would give two blocks per
+// multiprocessor, but each slice is at least one unrolled sweep of 1024).
+// CHECK-LABEL: func.func @middle_dim_split
+// CHECK:       memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = split_rows, vector = 4, threads = 256, column_threads = 4, rows_per_block = 1088, unroll = 16, seed_from_fill = true>}
+func.func @middle_dim_split(%x: memref<2x20000x96xf32>, %y: memref<2x96xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%zero : f32) outs(%y : memref<2x96xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%x : memref<2x20000x96xf32>) outs(%y : memref<2x96xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Over loop 1 of (4, 300, 6, 64): the inner points are (6, 64), the
+// vector in the last.
+// CHECK-LABEL: func.func @two_inner_dims
+// CHECK:       memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column
+func.func @two_inner_dims(%x: memref<4x300x6x64xf32>, %y: memref<4x6x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> ()>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%zero : f32) outs(%y : memref<4x6x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>], iterator_types = ["parallel", "reduction", "parallel", "parallel"]} ins(%x : memref<4x300x6x64xf32>) outs(%y : memref<4x6x64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// The output transposes the parallel loops: not this family's form.
+// CHECK-LABEL: func.func @permuted_output
+// CHECK: #memopt.naive<threads = 256, reason = "no fused strategy applies (transpose: not a single-output all-parallel op of rank >= 2; column reduction: output is not indexed by the parallel loops in order)">
+func.func @permuted_output(%x: memref<8x300x64xf32>, %y: memref<64x8xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2, d0)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%x : memref<8x300x64xf32>) outs(%y : memref<64x8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
     linalg.yield %s : f32
   }
   return

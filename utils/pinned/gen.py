@@ -381,6 +381,43 @@ def col(form, vector, threads, column_threads, rows_per_block, unroll, seed):
             f"column_threads = {column_threads}, rows_per_block = {rows_per_block}, "
             f"unroll = {unroll}, seed_from_fill = {'true' if seed else 'false'}>")
 
+def batched_colsum(outer, rows, inner, et="f32"):
+    """Sums of squares over the loop after the outer dims, an f16/bf16 input
+    accumulated in f32: loops [outer..., reduction, inner...]."""
+    n = len(outer) + 1 + len(inner)
+    dims = ", ".join(f"d{i}" for i in range(n))
+    red = len(outer)
+    par = ", ".join(f"d{i}" for i in range(n) if i != red)
+    shape = outer + [rows] + inner
+    oshape = outer + inner
+    xs, ys = shape_str(shape, et), shape_str(oshape, "f32")
+    iters = ", ".join('"reduction"' if i == red else '"parallel"' for i in range(n))
+    m = len(oshape)
+    odims = ", ".join(f"d{i}" for i in range(m))
+    ext = f"  %w = arith.extf %a : {et} to f32\n" if et != "f32" else "  %w = arith.addf %a, %zero : f32\n"
+    fill = f"""linalg.generic {{indexing_maps = [affine_map<({odims}) -> ()>, affine_map<({odims}) -> ({odims})>], iterator_types = [{", ".join(['"parallel"'] * m)}]}}
+    ins(%zero : f32) outs(%y : {ys}) {{
+^bb0(%in: f32, %o: f32):
+  linalg.yield %in : f32
+}}"""
+    return {
+        "args": [("x", shape, et, "in"), ("y", oshape, "f32", "out")],
+        "body": {
+            "pre": "  %zero = arith.constant 0.0 : f32\n",
+            "ops": fill + f"""
+linalg.generic {{indexing_maps = [affine_map<({dims}) -> ({dims})>, affine_map<({dims}) -> ({par})>], iterator_types = [{iters}]}}
+    ins(%x : {xs}) outs(%y : {ys}) {{
+^bb0(%a: {et}, %acc: f32):
+{ext}  %sq = arith.mulf %w, %w : f32
+  %s = arith.addf %sq, %acc : f32
+  linalg.yield %s : f32
+}}""",
+            "post": "",
+        },
+        "fill": fill,
+        "control": ("%s = arith.addf %sq, %acc : f32", "%s = arith.addf %w, %acc : f32", "values summed, not squares"),
+    }
+
 def transpose(rows, cols):
     return {
         "args": [("x", [rows, cols], "f32", "in"), ("b", [rows], "f32", "in"), ("y", [cols, rows], "f32", "out")],
@@ -481,12 +518,36 @@ def main():
     s["atol"] = 1e-4
     fill = s["fill"]
     s["cases"] = [
-        (col("row_slices", 4, 32, 1, 256, 16, False), "what the selector picks: row slices with atomics", None, None, fill),
+        (col("whole_column", 4, 256, 4, 300, 5, True), "what the selector picks: whole columns, 6 blocks (too few rows to split)"),
+        (col("row_slices", 4, 32, 1, 256, 16, False), "row slices with atomics (pinned only)", None, None, fill),
+        (col("split_rows", 4, 64, 2, 64, 4, True), "split rows: slices of 64 rows, partials combined by a second kernel", "memref.alloc"),
+        (col("split_rows", 1, 64, 32, 7, 2, True), "split rows of 7 rows (the last slice short), scalar lanes", "memref.alloc"),
         (col("whole_column", 4, 64, 2, 300, 3, True), "whole columns seeded by the fill, 2 threads per row slice, unroll 3"),
         (col("whole_column", 1, 128, 32, 300, 1, True), "whole columns, scalar lanes, a warp along the row"),
         (col("row_slices", 2, 48, 1, 7, 5, False), "row slices of 7 rows, vectors of 2, 48 threads", None, None, fill),
     ]
     gen("column-reduce", s, out)
+    # Sums of squares over the middle loop of 3 x 50 x 36 (f16 in, f32
+    # accumulation): a batch of column reductions.
+    s = batched_colsum([3], 50, [36], "f16")
+    s["atol"] = 1e-4
+    s["cases"] = [
+        (col("whole_column", 4, 32, 8, 50, 2, True), "whole columns: three batches of 9 chunks of 4"),
+        (col("whole_column", 1, 64, 4, 50, 3, True), "scalar lanes, 16 row lanes, unroll 3"),
+        (col("split_rows", 4, 32, 2, 16, 1, True), "split rows: slices of 16 of the 50 rows per batch", "memref.alloc"),
+        (col("split_rows", 2, 64, 32, 20, 2, True), "split rows of 20, vectors of 2, a warp along the row", "memref.alloc"),
+    ]
+    gen("column-reduce-3d", s, out)
+    # Over loop 1 of 2 x 9 x 5 x 12 (bf16 in): two inner loops, the last
+    # one holding the vector.
+    s = batched_colsum([2], 9, [5, 12], "bf16")
+    s["atol"] = 1e-4
+    s["cases"] = [
+        (col("whole_column", 4, 64, 2, 9, 1, True), "whole columns over 5 x 12 inner points, vectors of 4"),
+        (col("split_rows", 2, 32, 16, 4, 1, True), "split rows of 4, vectors of 2", "memref.alloc"),
+        (col("whole_column", 1, 32, 32, 9, 4, True), "scalar lanes, one row lane, unroll 4"),
+    ]
+    gen("column-reduce-4d", s, out)
     # A 70 x 45 transpose with a scale before and a bias + relu after.
     s = transpose(70, 45)
     s["cases"] = [

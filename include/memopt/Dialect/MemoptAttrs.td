@@ -163,21 +163,31 @@ def Memopt_TileTransposeStrategyAttr
 def Memopt_ColumnReduceForm : I32EnumAttr<"ColumnReduceForm",
     "how a column reduction splits its rows", [
       I32EnumAttrCase<"WholeColumn", 0, "whole_column">,
-      I32EnumAttrCase<"RowSlices", 1, "row_slices">]> {
+      I32EnumAttrCase<"RowSlices", 1, "row_slices">,
+      I32EnumAttrCase<"SplitRows", 2, "split_rows">]> {
   let cppNamespace = "::mlir::memopt";
   let genSpecializedAttr = 0;
 }
 
 def Memopt_ColumnReduceStrategyAttr
     : Memopt_Attr<"ColumnReduceStrategy", "column_reduce"> {
-  let summary = "a reduction over the outer loop of a 2-D op";
+  let summary = "a reduction over one loop with parallel loops inside it";
   let description = [{
-    `whole_column`: each block of `threads` threads owns `column_threads`
-    chunks of `vector` columns over every row and stores each column once
-    (a fill of the output just before, when it is in the group, seeds the
-    result: `seed_from_fill`). `row_slices`: blocks own slices of
-    `rows_per_block` rows and combine their partials with atomics. Both
-    load `unroll` rows per loop iteration.
+    An op of loops [outer parallel..., reduced, inner parallel...] (a
+    column reduction when there is no outer loop), its output indexed by
+    the parallel loops in order. Threads own chunks of `vector` consecutive
+    inner points (one batch of outer points per group of blocks) and walk
+    the reduced loop. `whole_column`: each block of `threads` threads owns
+    `column_threads` chunks over the whole reduced loop and stores each
+    output once (a fill of the output just before, when it is in the group,
+    seeds the result: `seed_from_fill`). `split_rows`: the reduced loop is
+    split into slices of `rows_per_block`; each block stores its partials
+    in a workspace [slices, outputs] and a second kernel combines them in
+    slice order and seeds them (deterministic, no atomics).
+    `row_slices` (2-D only, never selected: pin it to ask for atomics):
+    blocks own slices of `rows_per_block` rows and combine their partials
+    with atomics into the initialized output. All load `unroll` rows per
+    loop iteration.
   }];
   let parameters = (ins
     EnumParameter<Memopt_ColumnReduceForm>:$form,

@@ -602,6 +602,30 @@ def MemoptSplitReductionsPass
   let dependentDialects = ["linalg::LinalgDialect"];
 }
 
+def MemoptStageReductionsPass
+    : Pass<"memopt-stage-reductions", "func::FuncOp"> {
+  let summary = "A chain of one-loop reductions where the reduced loops "
+                "are not adjacent";
+  let description = [{
+    A single-output linalg.generic on static tensors whose reduction loops
+    are not one run of adjacent loops (NCHW batch-norm statistics over N,
+    H and W; a sum over the first and last dims), its body
+    `comb(acc, f(inputs))` with an associative, commutative combiner,
+    becomes two generics: the first reduces the reduced loop of largest
+    extent (the smallest partial one loop gives), through the op's body,
+    into a partial indexed by every other loop and seeded with the
+    combiner's identity; the second combines the partial over the other
+    reduced loops into the original output, and is staged again while its
+    reduced loops are not adjacent. Each stage then has one reduced loop:
+    a row reduction or one with parallel loops inside it. A remark gives
+    the loop staged and the partial's size; a reduction it cannot stage
+    says why. It reassociates the reduction, so only the optimizing
+    pipeline runs it.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
+                           "arith::ArithDialect"];
+}
+
 def MemoptPairwiseReductionsPass
     : Pass<"memopt-pairwise-reductions", "func::FuncOp"> {
   let summary = "Evaluate float reductions in a pairwise order, in the "

@@ -1,5 +1,4 @@
-//===- ColumnReduceStrategy.cpp - reductions over the outer loop -*- C++
-//-*-===//
+//===- ColumnReduceStrategy.cpp - reductions with parallel loops inside -===//
 //
 // Part of the memopt project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -7,13 +6,25 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The column-reduction family (#memopt.column_reduce): a 2-D op reducing
-// its outer loop. Threads own columns (coalesced, vectorized along the
-// contiguous dim) and walk rows; the whole-column form gives each block a
-// slice of columns over every row (no atomics; a fill of the output just
-// before, in the same group, seeds the result), the row-slice form gives
-// blocks slices of rows combined with atomics, for outputs too narrow to
-// fill the GPU by columns.
+// The column-reduction family (#memopt.column_reduce): an op of loops
+// [outer parallel..., reduced, inner parallel...] (a column reduction of a
+// matrix, a mean over the middle dim of a 3-D tensor, a sum over the
+// channels of NCHW per pixel). Threads own chunks of consecutive inner
+// points (coalesced, vectorized along the contiguous dim) and walk the
+// reduced loop; the blocks of one outer point form a batch.
+//
+//   whole_column  each block owns a slice of chunks over the whole reduced
+//                 loop; a fill of the output just before, in the same
+//                 group, seeds the result.
+//   split_rows    when the outputs alone cannot give every multiprocessor
+//                 blocks: the reduced loop is cut into slices, each block
+//                 stores its partials in a workspace and a second kernel
+//                 combines them in slice order (deterministic).
+//   row_slices    pinned only (2-D): partials combined with atomics.
+//
+// How many threads of a block share a chunk's reduced loop (row lanes)
+// follows from the outputs: enough threads in all to cover the target's
+// multiprocessors, never more row lanes than rows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,13 +38,21 @@ using namespace mlir::memopt;
 using namespace mlir::memopt::kf;
 
 namespace {
-/// What the two column-reduction forms share: a [reduction, parallel] op
-/// whose single output is indexed by the column.
+/// What the column-reduction forms share: loops [outer..., reduced,
+/// inner...], a single output indexed by the parallel loops in order.
 struct ColumnReduceInfo {
   arith::AtomicRMWKind kind;
-  int64_t rows, cols;
+  SmallVector<int64_t> outer, inner;
+  int64_t rows;  // the reduced loop
+  int64_t batch; // product of `outer`
+  int64_t cols;  // product of `inner`
   unsigned vec;
   int64_t maxBytes;
+};
+
+/// A block's shape in the whole-column and split-rows forms.
+struct ColumnConfig {
+  int64_t threads, columnThreads, unroll;
 };
 } // namespace
 
@@ -56,23 +75,42 @@ static FailureOr<ColumnReduceInfo>
 matchColumnReduce(linalg::GenericOp op, const KernelTargetInfo &target,
                   std::string &why) {
   auto iters = op.getIteratorTypesArray();
-  if (iters.size() != 2 || iters[0] != utils::IteratorType::reduction ||
-      iters[1] != utils::IteratorType::parallel) {
-    why = "not a [reduction, parallel] op";
+  unsigned n = iters.size();
+  SmallVector<unsigned> reduced;
+  for (unsigned i = 0; i < n; ++i)
+    if (iters[i] == utils::IteratorType::reduction)
+      reduced.push_back(i);
+  if (reduced.size() != 1 || reduced[0] + 1 == n) {
+    why = "not a reduction over one loop with parallel loops inside it";
     return failure();
   }
+  unsigned red = reduced[0];
   FailureOr<arith::AtomicRMWKind> kind = matchCombiner(op, why);
   if (failed(kind))
     return failure();
   OpOperand &out = op.getDpsInitsMutable()[0];
   AffineMap outMap = op.getMatchingIndexingMap(&out);
-  if (outMap.getNumResults() != 1 || !isa<AffineDimExpr>(outMap.getResult(0)) ||
-      outMap.getDimPosition(0) != 1) {
-    why = "output is not indexed by the column";
+  bool inOrder = outMap.getNumResults() == n - 1;
+  for (unsigned i = 0; inOrder && i + 1 < n; ++i) {
+    auto d = dyn_cast<AffineDimExpr>(outMap.getResult(i));
+    inOrder = d && d.getPosition() == (i < red ? i : i + 1);
+  }
+  if (!inOrder) {
+    why = "output is not indexed by the parallel loops in order";
     return failure();
   }
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  ColumnReduceInfo info{*kind, ranges[0], ranges[1], 1, 1};
+  ColumnReduceInfo info{*kind, {}, {}, ranges[red], 1, 1, 1, 1};
+  for (unsigned i = 0; i < n; ++i) {
+    if (i < red)
+      info.outer.push_back(ranges[i]);
+    else if (i > red)
+      info.inner.push_back(ranges[i]);
+  }
+  for (int64_t s : info.outer)
+    info.batch *= s;
+  for (int64_t s : info.inner)
+    info.cols *= s;
   bool allContiguous = true;
   for (OpOperand *in : op.getDpsInputOperands()) {
     auto mt = dyn_cast<MemRefType>(in->get().getType());
@@ -82,60 +120,60 @@ matchColumnReduce(linalg::GenericOp op, const KernelTargetInfo &target,
         std::max(info.maxBytes, getElementBytes(mt.getElementType()));
     AffineMap m = op.getMatchingIndexingMap(in);
     if (m.getNumResults() == 0 || !isa<AffineDimExpr>(m.getResults().back()) ||
-        m.getDimPosition(m.getNumResults() - 1) != 1)
+        m.getDimPosition(m.getNumResults() - 1) != n - 1)
       allContiguous = false;
   }
   if (allContiguous) {
     info.vec = std::max<int64_t>(1, target.vectorBytes / info.maxBytes);
-    while (info.vec > 1 && info.cols % info.vec != 0)
+    while (info.vec > 1 && info.inner.back() % info.vec != 0)
       info.vec /= 2;
   }
   return info;
 }
 
-/// Threads side by side along a row in the whole-column form: enough to
-/// cover `columnSliceBytes` contiguous bytes, at most a warp.
-static int64_t getColumnThreads(const ColumnReduceInfo &info,
-                                const KernelTargetInfo &target) {
+/// Chunks of `vec` inner points of one batch.
+static int64_t getChunks(const ColumnReduceInfo &info, int64_t vec) {
+  return info.cols / vec;
+}
+
+/// The block shape: `columnSliceBytes` contiguous bytes of a row per block
+/// (threads side by side, at most a warp) and the other threads of a block
+/// walking rows, unless the outputs alone give enough threads: then fewer
+/// row lanes (a wider slice, then a smaller block), never more than the
+/// rows. Unrolled by at most the rows each row lane walks.
+static ColumnConfig chooseColumnConfig(const ColumnReduceInfo &info,
+                                       const KernelTargetInfo &target) {
+  int64_t warp = target.warpSize;
+  int64_t chunks = getChunks(info, info.vec);
   int64_t colThreads = 1;
   while (colThreads * info.vec * info.maxBytes <
              (int64_t)target.columnSliceBytes &&
-         colThreads < (int64_t)target.warpSize)
+         colThreads < warp)
     colThreads *= 2;
-  return colThreads;
-}
-
-/// Whether the whole-column form applies: its column slices alone give
-/// every multiprocessor a block.
-static bool canUseWholeColumns(const ColumnReduceInfo &info,
-                               const KernelTargetInfo &target,
-                               std::string &why) {
-  int64_t colBlocks =
-      llvm::divideCeil(info.cols / info.vec, getColumnThreads(info, target));
-  if (colBlocks < (int64_t)target.multiprocessors) {
-    why = "too few column slices (" + std::to_string(colBlocks) +
-          ") to give every multiprocessor a block";
-    return false;
-  }
   int64_t threads = target.blockSize;
-  if (threads % target.warpSize != 0 || threads < (int64_t)target.warpSize) {
-    why = "block size is not a multiple of the warp size";
-    return false;
-  }
-  if (threads < getColumnThreads(info, target) * info.vec) {
-    why = "a block of " + std::to_string(threads) +
-          " threads cannot finish its " +
-          std::to_string(getColumnThreads(info, target) * info.vec) +
-          " columns";
-    return false;
-  }
-  return true;
+  // Row lanes worth having: all chunks times row lanes cover
+  // maxThreadsPerBlock threads on every multiprocessor.
+  int64_t enough = (int64_t)target.multiprocessors * target.maxThreadsPerBlock;
+  int64_t wanted = (int64_t)llvm::PowerOf2Ceil(std::clamp<int64_t>(
+      llvm::divideCeil(enough, chunks * info.batch), 1, info.rows));
+  int64_t widest =
+      std::min<int64_t>(warp, (int64_t)llvm::PowerOf2Ceil(chunks));
+  while (threads / colThreads > wanted && colThreads < widest)
+    colThreads *= 2;
+  if (threads / colThreads > wanted)
+    threads = std::max<int64_t>(
+        llvm::alignTo(colThreads * wanted, warp),
+        llvm::alignTo(colThreads * info.vec, warp));
+  int64_t rowLanes = threads / colThreads;
+  int64_t unroll = std::clamp<int64_t>(llvm::divideCeil(info.rows, rowLanes),
+                                       1, target.columnUnroll);
+  return {threads, colThreads, unroll};
 }
 
 bool kf::canSeedFromFill(linalg::GenericOp op, const KernelTargetInfo &target) {
   std::string why;
   FailureOr<ColumnReduceInfo> info = matchColumnReduce(op, target, why);
-  return succeeded(info) && canUseWholeColumns(*info, target, why);
+  return succeeded(info) && target.blockSize % target.warpSize == 0;
 }
 
 FailureOr<ColumnReduceStrategyAttr>
@@ -145,37 +183,33 @@ kf::selectColumnReduceStrategy(linalg::GenericOp op, linalg::GenericOp fill,
   FailureOr<ColumnReduceInfo> info = matchColumnReduce(op, target, why);
   if (failed(info))
     return failure();
+  if (target.blockSize % target.warpSize != 0 ||
+      target.blockSize < target.warpSize) {
+    why = "block size is not a multiple of the warp size";
+    return failure();
+  }
   MLIRContext *ctx = op.getContext();
-  std::string whyWhole;
-  if (canUseWholeColumns(*info, target, whyWhole))
+  ColumnConfig c = chooseColumnConfig(*info, target);
+  int64_t blocks = llvm::divideCeil(getChunks(*info, info->vec),
+                                    c.columnThreads) *
+                   info->batch;
+  // Slices of the reduced loop when the outputs leave multiprocessors
+  // idle: two blocks per multiprocessor, each slice at least a full
+  // unrolled sweep of the block's row lanes.
+  int64_t step = c.threads / c.columnThreads * target.columnUnroll;
+  int64_t splits = std::min<int64_t>(
+      llvm::divideCeil(2 * (int64_t)target.multiprocessors, blocks),
+      info->rows / step);
+  if (blocks >= (int64_t)target.multiprocessors || splits < 2)
     return ColumnReduceStrategyAttr::get(
-        ctx, ColumnReduceForm::WholeColumn, info->vec, target.blockSize,
-        getColumnThreads(*info, target), /*rows_per_block=*/info->rows,
-        target.columnUnroll, /*seed_from_fill=*/bool(fill));
-  if (fill) {
-    why = "whole columns: " + whyWhole +
-          "; row slices: the fill in the group needs whole columns";
-    return failure();
-  }
-  if (!atomicKindFor(info->kind)) {
-    why = "whole columns: " + whyWhole +
-          "; row slices: combiner has no atomic form";
-    return failure();
-  }
-  int64_t colChunks = info->cols / info->vec;
-  int64_t threads = std::min<int64_t>(
-      target.blockSize, llvm::alignTo(colChunks, target.warpSize));
-  int64_t rowBlocks =
-      llvm::divideCeil(info->rows, (int64_t)target.columnRowsPerBlock);
-  if (rowBlocks > 65535) {
-    why = "whole columns: " + whyWhole +
-          "; row slices: too many row slices for the grid's y dimension";
-    return failure();
-  }
+        ctx, ColumnReduceForm::WholeColumn, info->vec, c.threads,
+        c.columnThreads, /*rows_per_block=*/info->rows, c.unroll,
+        /*seed_from_fill=*/bool(fill));
+  int64_t rowsPerSlice = llvm::alignTo(llvm::divideCeil(info->rows, splits),
+                                       c.threads / c.columnThreads);
   return ColumnReduceStrategyAttr::get(
-      ctx, ColumnReduceForm::RowSlices, info->vec, threads,
-      /*column_threads=*/1, target.columnRowsPerBlock, target.columnUnroll,
-      /*seed_from_fill=*/false);
+      ctx, ColumnReduceForm::SplitRows, info->vec, c.threads, c.columnThreads,
+      rowsPerSlice, target.columnUnroll, /*seed_from_fill=*/bool(fill));
 }
 
 LogicalResult kf::checkColumnReduceStrategy(linalg::GenericOp op,
@@ -191,7 +225,7 @@ LogicalResult kf::checkColumnReduceStrategy(linalg::GenericOp op,
   int64_t vec = s.getVector();
   if (vec < 1 || !llvm::isPowerOf2_64(vec) || info->vec % vec != 0)
     return fail() << "vector must be a power of two dividing " << info->vec
-                  << " (the columns, contiguous inputs and "
+                  << " (the inner points, contiguous inputs and "
                   << target.vectorBytes << "-byte accesses allow)";
   if (s.getUnroll() < 1 || s.getThreads() < 1 ||
       s.getThreads() > (int64_t)target.maxThreadsPerBlock)
@@ -202,20 +236,31 @@ LogicalResult kf::checkColumnReduceStrategy(linalg::GenericOp op,
                              "(seed_from_fill = true)"
                            : "seed_from_fill needs a fill of the output "
                              "in the group");
-  if (s.getForm() == ColumnReduceForm::WholeColumn) {
+  if (s.getForm() != ColumnReduceForm::RowSlices) {
     int64_t colThreads = s.getColumnThreads();
     if (s.getThreads() % target.warpSize != 0 || colThreads < 1 ||
         !llvm::isPowerOf2_64(colThreads) ||
         colThreads > (int64_t)target.warpSize)
-      return fail() << "whole columns need threads a multiple of "
+      return fail() << "whole columns and split rows need threads a multiple "
+                       "of "
                     << target.warpSize
                     << " and column_threads a power of two up to it";
     if (s.getThreads() < colThreads * vec)
       return fail() << "a block finishes one column per thread: threads "
                        "must be at least column_threads x vector ("
                     << colThreads * vec << ")";
+    if (s.getForm() == ColumnReduceForm::WholeColumn &&
+        s.getRowsPerBlock() != info->rows)
+      return fail() << "whole columns cover every row: rows_per_block must be "
+                    << info->rows;
+    if (s.getForm() == ColumnReduceForm::SplitRows &&
+        (s.getRowsPerBlock() < 1 || s.getRowsPerBlock() >= info->rows))
+      return fail() << "split rows need rows_per_block between 1 and "
+                    << info->rows - 1;
     return success();
   }
+  if (!info->outer.empty() || info->inner.size() != 1)
+    return fail() << "row slices need a 2-D [reduction, parallel] op";
   if (fill)
     return fail() << "row slices cannot absorb a fill";
   if (!atomicKindFor(info->kind))
@@ -226,45 +271,136 @@ LogicalResult kf::checkColumnReduceStrategy(linalg::GenericOp op,
   return success();
 }
 
-/// Whole-column form: each block owns a slice of columns over all rows
-/// (`colThreads` threads side by side cover `columnSliceBytes` contiguous
-/// bytes of a row, the other threads of the block walk rows), partials are
-/// combined with shuffles and shared memory and each column is stored once. No
-/// atomics and no separate initialization kernel: `init` (the value of a
-/// preceding fill, may be null) or the output's old value seeds the result.
-static void emitWholeColumnReduce(RewriterBase &b, linalg::GenericOp op,
-                                  const ColumnReduceInfo &info,
-                                  ColumnReduceStrategyAttr s, Value init,
-                                  unsigned warpSize) {
+/// The op's loop indices at outer point `batch` (linear), reduced index `r`
+/// and inner point `col` (linear).
+static SmallVector<Value> getLoopIvs(OpBuilder &b, Location loc,
+                                     const ColumnReduceInfo &info,
+                                     ArrayRef<Value> outer, Value r,
+                                     Value col) {
+  SmallVector<Value> ivs(outer.begin(), outer.end());
+  ivs.push_back(r);
+  llvm::append_range(ivs, delinearize(b, loc, col, info.inner));
+  return ivs;
+}
+
+/// Loads of the inputs at reduced index `r` (clamped by the caller) and
+/// inner points `col0 .. col0 + vec`, folded into `accs` through the op's
+/// body; `valid` (may be null) masks the update.
+static void accumulateRow(OpBuilder &b, Location loc, linalg::GenericOp op,
+                          const ColumnReduceInfo &info, ArrayRef<Value> outer,
+                          Value r, Value col0, unsigned vec, Value valid,
+                          SmallVector<Value> &accs) {
+  SmallVector<Value> ivs0 = getLoopIvs(b, loc, info, outer, r, col0);
+  SmallVector<SmallVector<Value>> ins;
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    Value v = in->get();
+    if (!isa<MemRefType>(v.getType())) {
+      ins.push_back(SmallVector<Value>(vec, v));
+      continue;
+    }
+    AffineMap m = op.getMatchingIndexingMap(in);
+    ins.push_back(loadLanes(b, loc, v, expandIndices(b, loc, m, ivs0), vec));
+  }
+  for (unsigned l = 0; l < vec; ++l) {
+    SmallVector<Value> args;
+    for (auto &i : ins)
+      args.push_back(i[l]);
+    args.push_back(accs[l]);
+    SmallVector<Value> ivs = ivs0;
+    if (l)
+      ivs.back() = arith::AddIOp::create(b, loc, ivs.back(), cIdx(b, loc, l));
+    Value upd = cloneBody(b, op, args, ivs)[0];
+    accs[l] =
+        valid ? arith::SelectOp::create(b, loc, valid, upd, accs[l]).getResult()
+              : upd;
+  }
+}
+
+/// Combines `total` (in the exchange type) with the seed (`init`, the value
+/// of the group's fill, or the output's old value) and stores output
+/// (`outer`, `col`).
+static void storeSeeded(OpBuilder &b, Location loc, linalg::GenericOp op,
+                        const ColumnReduceInfo &info, ArrayRef<Value> outer,
+                        Value col, Value total, Value init) {
+  OpOperand &out = op.getDpsInitsMutable()[0];
+  Type accType = op.getBody()->getArgument(op.getNumDpsInputs()).getType();
+  if (total.getType() != accType)
+    total = arith::TruncFOp::create(b, loc, accType, total);
+  SmallVector<Value> ivs = getLoopIvs(b, loc, info, outer, cIdx(b, loc, 0), col);
+  SmallVector<Value> idx =
+      expandIndices(b, loc, op.getMatchingIndexingMap(&out), ivs);
+  Value seed =
+      init ? init
+           : memref::LoadOp::create(b, loc, out.get(), idx).getResult();
+  Value result = arith::getReductionOp(info.kind, b, loc, seed, total);
+  memref::StoreOp::create(b, loc, result, out.get(), idx);
+}
+
+/// Elements (0, `col`) .. (`n` - 1, `col`) of `buf` combined in that order,
+/// from the identity (a deterministic order across warps and slices).
+static Value combineInOrder(OpBuilder &b, Location loc,
+                            arith::AtomicRMWKind kind, Value buf, int64_t n,
+                            Value col) {
+  Type t = cast<MemRefType>(buf.getType()).getElementType();
+  Value total = arith::getIdentityValue(kind, t, b, loc);
+  for (int64_t k = 0; k < n; ++k) {
+    Value x = memref::LoadOp::create(b, loc, buf, ValueRange{cIdx(b, loc, k), col});
+    total = arith::getReductionOp(kind, b, loc, total, x);
+  }
+  return total;
+}
+
+/// Whole-column and split-rows forms: each block owns `colThreads` chunks
+/// of one batch over a slice of rows (every row for whole columns;
+/// `colThreads` threads side by side, the other threads of the block walk
+/// rows); partials are combined with shuffles and shared memory. Whole
+/// columns: each output is seeded and stored once, no atomics and no
+/// initialization kernel. Split rows: each slice's totals go to a workspace
+/// that a second kernel combines in slice order, then seeds and stores.
+static void emitColumnBlocks(RewriterBase &b, linalg::GenericOp op,
+                             const ColumnReduceInfo &info,
+                             ColumnReduceStrategyAttr s, Value init,
+                             unsigned warpSize, int64_t blockSize) {
   unsigned vec = info.vec;
   int64_t colThreads = s.getColumnThreads();
-  int64_t colChunks = info.cols / vec;
+  int64_t colChunks = getChunks(info, vec);
   int64_t colBlocks = llvm::divideCeil(colChunks, colThreads);
+  int64_t rowsPerSlice = s.getRowsPerBlock();
+  int64_t slices = llvm::divideCeil(info.rows, rowsPerSlice);
+  bool split = s.getForm() == ColumnReduceForm::SplitRows;
   int64_t threads = s.getThreads();
   int64_t rowLanes = threads / colThreads;
   int64_t numWarps = threads / warpSize;
   int64_t unroll = s.getUnroll();
   Location loc = op.getLoc();
-  OpOperand &out = op.getDpsInitsMutable()[0];
   Block *body = op.getBody();
   Type accType = body->getArgument(op.getNumDpsInputs()).getType();
   Type xType = exchangeType(accType);
+  MLIRContext *ctx = b.getContext();
   auto smemType = MemRefType::get(
       {numWarps, colThreads * vec}, xType, AffineMap(),
-      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
   b.setInsertionPoint(op);
-  gpu::LaunchOp launch =
-      createLaunch(b, loc, {colBlocks}, {threads}, TypeRange{smemType});
+  int64_t outputs = info.batch * info.cols;
+  Value workspace;
+  if (split)
+    workspace = memref::AllocOp::create(
+        b, loc, MemRefType::get({slices, outputs}, xType));
+  gpu::LaunchOp launch = createLaunch(b, loc, {colBlocks * info.batch * slices},
+                                      {threads}, TypeRange{smemType});
   Value smem = launch.getWorkgroupAttributions().front();
   Value tid = launch.getThreadIds().x;
+  // Block (slice, batch, column block), column blocks fastest.
+  SmallVector<Value> bids = delinearize(b, loc, launch.getBlockIds().x,
+                                        {slices, info.batch, colBlocks});
+  Value slice = bids[0], batch = bids[1], colBlock = bids[2];
+  SmallVector<Value> outer = delinearize(b, loc, batch, info.outer);
   Value ct = arith::RemUIOp::create(b, loc, tid, cIdx(b, loc, colThreads));
   Value rl = arith::DivUIOp::create(b, loc, tid, cIdx(b, loc, colThreads));
   Value chunk = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, launch.getBlockIds().x,
-                            cIdx(b, loc, colThreads)),
+      b, loc, arith::MulIOp::create(b, loc, colBlock, cIdx(b, loc, colThreads)),
       ct);
-  // Threads past the last column load the last chunk again (every thread
+  // Threads past the last chunk load the last chunk again (every thread
   // takes part in the barrier) and store nothing.
   if (colBlocks * colThreads != colChunks)
     chunk = arith::MinUIOp::create(b, loc, chunk, cIdx(b, loc, colChunks - 1));
@@ -272,22 +408,35 @@ static void emitWholeColumnReduce(RewriterBase &b, linalg::GenericOp op,
   SmallVector<Value> inits(vec,
                            arith::getIdentityValue(info.kind, accType, b, loc));
   int64_t step = rowLanes * unroll;
-  bool exact = info.rows % step == 0;
+  // The loop runs over the slice's offsets (a constant trip count, which
+  // memopt-pipeline-loads needs); rows are rowStart + offset.
+  Value rowStart = cIdx(b, loc, 0), rowEnd = cIdx(b, loc, info.rows);
+  if (split) {
+    rowStart =
+        arith::MulIOp::create(b, loc, slice, cIdx(b, loc, rowsPerSlice));
+    rowEnd = arith::MinUIOp::create(
+        b, loc,
+        arith::AddIOp::create(b, loc, rowStart, cIdx(b, loc, rowsPerSlice)),
+        cIdx(b, loc, info.rows));
+  }
+  bool exact = rowsPerSlice % step == 0 && info.rows % rowsPerSlice == 0;
   auto loop = scf::ForOp::create(
-      b, loc, cIdx(b, loc, 0), cIdx(b, loc, info.rows), cIdx(b, loc, step),
-      inits, [&](OpBuilder &nb, Location, Value r0, ValueRange accIn) {
+      b, loc, cIdx(b, loc, 0), cIdx(b, loc, rowsPerSlice), cIdx(b, loc, step),
+      inits, [&](OpBuilder &nb, Location, Value i0, ValueRange accIn) {
         SmallVector<Value> accs(accIn.begin(), accIn.end());
-        Value base = arith::AddIOp::create(nb, loc, r0, rl);
+        Value base = arith::AddIOp::create(nb, loc, i0, rl);
+        if (split)
+          base = arith::AddIOp::create(nb, loc, base, rowStart);
         for (int64_t u = 0; u < unroll; ++u) {
           Value r =
               arith::AddIOp::create(nb, loc, base, cIdx(nb, loc, u * rowLanes));
           Value ok;
           if (!exact) {
             ok = arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::ult, r,
-                                       cIdx(nb, loc, info.rows));
-            r = arith::SelectOp::create(nb, loc, ok, r, cIdx(nb, loc, 0));
+                                       rowEnd);
+            r = arith::SelectOp::create(nb, loc, ok, r, rowStart);
           }
-          accumulateRow(nb, loc, op, r, col0, vec, ok, accs);
+          accumulateRow(nb, loc, op, info, outer, r, col0, vec, ok, accs);
         }
         scf::YieldOp::create(nb, loc, accs);
       });
@@ -322,11 +471,10 @@ static void emitWholeColumnReduce(RewriterBase &b, linalg::GenericOp op,
     }
   }
   gpu::BarrierOp::create(b, loc);
-  // The first colThreads * vec threads each finish one column.
+  // The first colThreads * vec threads each finish one inner point.
   Value c = arith::AddIOp::create(
       b, loc,
-      arith::MulIOp::create(b, loc, launch.getBlockIds().x,
-                            cIdx(b, loc, colThreads * vec)),
+      arith::MulIOp::create(b, loc, colBlock, cIdx(b, loc, colThreads * vec)),
       tid);
   Value owns = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
                                      cIdx(b, loc, colThreads * vec));
@@ -335,26 +483,52 @@ static void emitWholeColumnReduce(RewriterBase &b, linalg::GenericOp op,
         b, loc, owns,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c,
                               cIdx(b, loc, info.cols)));
-  auto ifOp = scf::IfOp::create(b, loc, owns, false);
-  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  Value total = arith::getIdentityValue(info.kind, xType, b, loc);
-  for (int64_t w = 0; w < numWarps; ++w) {
-    Value x =
-        memref::LoadOp::create(b, loc, smem, ValueRange{cIdx(b, loc, w), tid});
-    total = arith::getReductionOp(info.kind, b, loc, total, x);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    auto ifOp = scf::IfOp::create(b, loc, owns, false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    Value total = combineInOrder(b, loc, info.kind, smem, numWarps, tid);
+    if (!split) {
+      storeSeeded(b, loc, op, info, outer, c, total, init);
+    } else {
+      Value o = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, batch, cIdx(b, loc, info.cols)),
+          c);
+      memref::StoreOp::create(b, loc, total, workspace, ValueRange{slice, o});
+    }
   }
-  if (xType != accType)
-    total = arith::TruncFOp::create(b, loc, accType, total);
-  Value seed = init ? init
-                    : memref::LoadOp::create(b, loc, out.get(), ValueRange{c})
-                          .getResult();
-  Value result = arith::getReductionOp(info.kind, b, loc, seed, total);
-  memref::StoreOp::create(b, loc, result, out.get(), ValueRange{c});
+  if (!split)
+    return;
+  // The second kernel: one thread per output combines the slices' partials
+  // in slice order, seeds and stores.
+  b.setInsertionPoint(op);
+  int64_t finishThreads =
+      std::min<int64_t>(blockSize, llvm::alignTo(outputs, warpSize));
+  int64_t finishBlocks = llvm::divideCeil(outputs, finishThreads);
+  gpu::LaunchOp finish =
+      createLaunch(b, loc, {finishBlocks}, {finishThreads});
+  Value o = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, finish.getBlockIds().x,
+                            cIdx(b, loc, finishThreads)),
+      finish.getThreadIds().x);
+  if (finishBlocks * finishThreads != outputs) {
+    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, o,
+                                     cIdx(b, loc, outputs));
+    auto ifOp = scf::IfOp::create(b, loc, ok, false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  }
+  Value total = combineInOrder(b, loc, info.kind, workspace, slices, o);
+  SmallVector<Value> bc = delinearize(b, loc, o, {info.batch, info.cols});
+  storeSeeded(b, loc, op, info, delinearize(b, loc, bc[0], info.outer), bc[1],
+              total, init);
+  b.setInsertionPoint(op);
+  memref::DeallocOp::create(b, loc, workspace);
 }
 
-/// Row-sliced form for outputs too narrow to fill the GPU by columns: each
-/// thread owns `vec` columns, each block a slice of rows; partials are
-/// combined into the (initialized) output with atomics.
+/// Row-sliced form (pinned only): each thread owns `vec` columns, each
+/// block a slice of rows; partials are combined into the (initialized)
+/// output with atomics.
 static void emitAtomicColumnReduce(RewriterBase &b, linalg::GenericOp op,
                                    const ColumnReduceInfo &info,
                                    ColumnReduceStrategyAttr s) {
@@ -393,9 +567,9 @@ static void emitAtomicColumnReduce(RewriterBase &b, linalg::GenericOp op,
   Type accType = body->getArgument(op.getNumDpsInputs()).getType();
   SmallVector<Value> inits(vec,
                            arith::getIdentityValue(info.kind, accType, b, loc));
-  // Unrolled so that each thread has `columnUnroll` independent loads in
-  // flight; rows past the slice are clamped for the load and masked out of
-  // the accumulation.
+  // Unrolled so that each thread has `unroll` independent loads in flight;
+  // rows past the slice are clamped for the load and masked out of the
+  // accumulation.
   int64_t unroll = s.getUnroll();
   auto loop = scf::ForOp::create(
       b, loc, rowStart, rowEnd, cIdx(b, loc, unroll), inits,
@@ -406,7 +580,7 @@ static void emitAtomicColumnReduce(RewriterBase &b, linalg::GenericOp op,
           Value ok = arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::ult,
                                            ru, rowEnd);
           Value rc = arith::SelectOp::create(nb, loc, ok, ru, rowStart);
-          accumulateRow(nb, loc, op, rc, col0, vec, ok, accs);
+          accumulateRow(nb, loc, op, info, {}, rc, col0, vec, ok, accs);
         }
         scf::YieldOp::create(nb, loc, accs);
       });
@@ -427,8 +601,8 @@ void kf::emitColumnReduceKernel(RewriterBase &b, linalg::GenericOp op,
   // checkColumnReduceStrategy proved that it matches.
   ColumnReduceInfo info = *matchColumnReduce(op, target, why);
   info.vec = s.getVector();
-  if (s.getForm() == ColumnReduceForm::WholeColumn)
-    return emitWholeColumnReduce(
-        b, op, info, s, fill ? getFillValue(fill) : Value(), target.warpSize);
-  emitAtomicColumnReduce(b, op, info, s);
+  if (s.getForm() == ColumnReduceForm::RowSlices)
+    return emitAtomicColumnReduce(b, op, info, s);
+  emitColumnBlocks(b, op, info, s, fill ? getFillValue(fill) : Value(),
+                   target.warpSize, target.blockSize);
 }

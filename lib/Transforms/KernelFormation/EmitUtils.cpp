@@ -814,31 +814,3 @@ void kf::evalElementwiseChain(OpBuilder &b, Location loc,
   }
 }
 
-void kf::accumulateRow(OpBuilder &b, Location loc, linalg::GenericOp op,
-                       Value r, Value col0, unsigned vec, Value valid,
-                       SmallVector<Value> &accs) {
-  SmallVector<SmallVector<Value>> ins;
-  for (OpOperand *in : op.getDpsInputOperands()) {
-    Value v = in->get();
-    if (!isa<MemRefType>(v.getType())) {
-      ins.push_back(SmallVector<Value>(vec, v));
-      continue;
-    }
-    AffineMap m = op.getMatchingIndexingMap(in);
-    ins.push_back(
-        loadLanes(b, loc, v, expandIndices(b, loc, m, {r, col0}), vec));
-  }
-  for (unsigned l = 0; l < vec; ++l) {
-    SmallVector<Value> args;
-    for (auto &i : ins)
-      args.push_back(i[l]);
-    args.push_back(accs[l]);
-    Value c =
-        l ? arith::AddIOp::create(b, loc, col0, cIdx(b, loc, l)).getResult()
-          : col0;
-    Value upd = cloneBody(b, op, args, {r, c})[0];
-    accs[l] =
-        valid ? arith::SelectOp::create(b, loc, valid, upd, accs[l]).getResult()
-              : upd;
-  }
-}

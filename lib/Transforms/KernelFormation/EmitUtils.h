@@ -271,13 +271,6 @@ void evalElementwiseChain(OpBuilder &b, Location loc,
                           OpOperand *given = nullptr,
                           Value givenValue = Value());
 
-/// Loads of the inputs at row `r` (clamped by the caller) and columns
-/// `col0 .. col0 + vec`, folded into `accs` through the op's body; `valid`
-/// (may be null) masks the update.
-void accumulateRow(OpBuilder &b, Location loc, linalg::GenericOp op, Value r,
-                   Value col0, unsigned vec, Value valid,
-                   SmallVector<Value> &accs);
-
 } // namespace mlir::memopt::kf
 
 #endif // MEMOPT_LIB_TRANSFORMS_KERNELFORMATION_EMITUTILS_H

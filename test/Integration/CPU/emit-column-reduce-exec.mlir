@@ -16,7 +16,10 @@
 // CHECK: case 1: 0 mismatches
 // CHECK: case 2: 0 mismatches
 // CHECK: case 3: 0 mismatches
-// CHECK: case 4: {{[1-9][0-9]*}} mismatches
+// CHECK: case 4: 0 mismatches
+// CHECK: case 5: 0 mismatches
+// CHECK: case 6: 0 mismatches
+// CHECK: case 7: {{[1-9][0-9]*}} mismatches
 // IR-LABEL: func.func @case_0
 // IR-NOT: memopt.kernel_group
 // IR: gpu.launch
@@ -25,16 +28,45 @@
 // IR: gpu.launch
 // IR-LABEL: func.func @case_2
 // IR-NOT: memopt.kernel_group
-// IR: gpu.launch
+// IR: memref.alloc
 // IR-LABEL: func.func @case_3
 // IR-NOT: memopt.kernel_group
-// IR: gpu.launch
+// IR: memref.alloc
 // IR-LABEL: func.func @case_4
 // IR-NOT: memopt.kernel_group
 // IR: gpu.launch
+// IR-LABEL: func.func @case_5
+// IR-NOT: memopt.kernel_group
+// IR: gpu.launch
+// IR-LABEL: func.func @case_6
+// IR-NOT: memopt.kernel_group
+// IR: gpu.launch
+// IR-LABEL: func.func @case_7
+// IR-NOT: memopt.kernel_group
+// IR: gpu.launch
 
-// what the selector picks: row slices with atomics
+// what the selector picks: whole columns, 6 blocks (too few rows to split)
 func.func @case_0(%x: memref<300x96xf32>, %y: memref<96xf32>) {
+  %zero = arith.constant 0.0 : f32
+
+  memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column, vector = 4, threads = 256, column_threads = 4, rows_per_block = 300, unroll = 5, seed_from_fill = true>} {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%y : memref<96xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<300x96xf32>) outs(%y : memref<96xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  }
+  return
+}
+
+// row slices with atomics (pinned only)
+func.func @case_1(%x: memref<300x96xf32>, %y: memref<96xf32>) {
   %zero = arith.constant 0.0 : f32
 linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
     ins(%zero : f32) outs(%y : memref<96xf32>) {
@@ -52,8 +84,48 @@ linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)
   return
 }
 
+// split rows: slices of 64 rows, partials combined by a second kernel
+func.func @case_2(%x: memref<300x96xf32>, %y: memref<96xf32>) {
+  %zero = arith.constant 0.0 : f32
+
+  memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = split_rows, vector = 4, threads = 64, column_threads = 2, rows_per_block = 64, unroll = 4, seed_from_fill = true>} {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%y : memref<96xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<300x96xf32>) outs(%y : memref<96xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  }
+  return
+}
+
+// split rows of 7 rows (the last slice short), scalar lanes
+func.func @case_3(%x: memref<300x96xf32>, %y: memref<96xf32>) {
+  %zero = arith.constant 0.0 : f32
+
+  memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = split_rows, vector = 1, threads = 64, column_threads = 32, rows_per_block = 7, unroll = 2, seed_from_fill = true>} {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%y : memref<96xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<300x96xf32>) outs(%y : memref<96xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  }
+  return
+}
+
 // whole columns seeded by the fill, 2 threads per row slice, unroll 3
-func.func @case_1(%x: memref<300x96xf32>, %y: memref<96xf32>) {
+func.func @case_4(%x: memref<300x96xf32>, %y: memref<96xf32>) {
   %zero = arith.constant 0.0 : f32
 
   memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column, vector = 4, threads = 64, column_threads = 2, rows_per_block = 300, unroll = 3, seed_from_fill = true>} {
@@ -73,7 +145,7 @@ func.func @case_1(%x: memref<300x96xf32>, %y: memref<96xf32>) {
 }
 
 // whole columns, scalar lanes, a warp along the row
-func.func @case_2(%x: memref<300x96xf32>, %y: memref<96xf32>) {
+func.func @case_5(%x: memref<300x96xf32>, %y: memref<96xf32>) {
   %zero = arith.constant 0.0 : f32
 
   memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column, vector = 1, threads = 128, column_threads = 32, rows_per_block = 300, unroll = 1, seed_from_fill = true>} {
@@ -93,7 +165,7 @@ func.func @case_2(%x: memref<300x96xf32>, %y: memref<96xf32>) {
 }
 
 // row slices of 7 rows, vectors of 2, 48 threads
-func.func @case_3(%x: memref<300x96xf32>, %y: memref<96xf32>) {
+func.func @case_6(%x: memref<300x96xf32>, %y: memref<96xf32>) {
   %zero = arith.constant 0.0 : f32
 linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
     ins(%zero : f32) outs(%y : memref<96xf32>) {
@@ -112,14 +184,15 @@ linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)
 }
 
 // control: squares summed
-func.func @case_4(%x: memref<300x96xf32>, %y: memref<96xf32>) {
+func.func @case_7(%x: memref<300x96xf32>, %y: memref<96xf32>) {
   %zero = arith.constant 0.0 : f32
-linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
-    ins(%zero : f32) outs(%y : memref<96xf32>) {
-^bb0(%in: f32, %o: f32):
-  linalg.yield %in : f32
-}
-  memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = row_slices, vector = 4, threads = 32, column_threads = 1, rows_per_block = 256, unroll = 16, seed_from_fill = false>} {
+
+  memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column, vector = 4, threads = 256, column_threads = 4, rows_per_block = 300, unroll = 5, seed_from_fill = true>} {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%y : memref<96xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]}
       ins(%x : memref<300x96xf32>) outs(%y : memref<96xf32>) {
   ^bb0(%a: f32, %acc: f32):
@@ -250,6 +323,27 @@ func.func @main() {
   %t4_0 = arith.addi %c0, %m4_0 : index
   vector.print str "case 4: "
   vector.print %t4_0 : index punctuation <no_punctuation>
+  vector.print str " mismatches\n"
+  call @poison_y(%y) : (memref<96xf32>) -> ()
+  call @case_5(%x, %y) : (memref<300x96xf32>, memref<96xf32>) -> ()
+  %m5_0 = call @mismatches_96f32(%y, %y_ref) : (memref<96xf32>, memref<96xf32>) -> index
+  %t5_0 = arith.addi %c0, %m5_0 : index
+  vector.print str "case 5: "
+  vector.print %t5_0 : index punctuation <no_punctuation>
+  vector.print str " mismatches\n"
+  call @poison_y(%y) : (memref<96xf32>) -> ()
+  call @case_6(%x, %y) : (memref<300x96xf32>, memref<96xf32>) -> ()
+  %m6_0 = call @mismatches_96f32(%y, %y_ref) : (memref<96xf32>, memref<96xf32>) -> index
+  %t6_0 = arith.addi %c0, %m6_0 : index
+  vector.print str "case 6: "
+  vector.print %t6_0 : index punctuation <no_punctuation>
+  vector.print str " mismatches\n"
+  call @poison_y(%y) : (memref<96xf32>) -> ()
+  call @case_7(%x, %y) : (memref<300x96xf32>, memref<96xf32>) -> ()
+  %m7_0 = call @mismatches_96f32(%y, %y_ref) : (memref<96xf32>, memref<96xf32>) -> index
+  %t7_0 = arith.addi %c0, %m7_0 : index
+  vector.print str "case 7: "
+  vector.print %t7_0 : index punctuation <no_punctuation>
   vector.print str " mismatches\n"
   call @poison_y(%y) : (memref<96xf32>) -> ()
   return

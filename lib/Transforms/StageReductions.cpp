@@ -1,0 +1,210 @@
+//===- StageReductions.cpp - one reduced loop per reduction -*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements memopt-stage-reductions: a linalg.generic on tensors
+// that reduces over several loops which no reshape makes adjacent (batch-norm
+// statistics of NCHW over N, H and W; a sum over the first and last dims)
+// becomes a chain of reductions over one loop each. The first reduces the
+// loop of largest extent into a partial indexed by every other loop (so
+// the partial is the smallest one a single loop gives), through the op's
+// own body; the next combines the partial over the remaining loops into
+// the original output, and is staged again while it has several. Each
+// stage is then a row reduction (its loop innermost) or a reduction with
+// parallel loops inside it, which kernel formation has strategies for.
+// The combiner must be associative and commutative (the reassociation is
+// the one any parallel reduction makes); a remark says what was staged
+// and how large the partial is.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelFormation/Grouping.h"
+#include "memopt/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::memopt {
+#define GEN_PASS_DEF_MEMOPTSTAGEREDUCTIONSPASS
+#include "memopt/Transforms/Passes.h.inc"
+} // namespace mlir::memopt
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+/// The reduction loops of `g` when they are not one run of adjacent loops.
+static SmallVector<unsigned> getScatteredReductions(linalg::GenericOp g) {
+  SmallVector<unsigned> red;
+  for (auto [i, it] : llvm::enumerate(g.getIteratorTypesArray()))
+    if (it == utils::IteratorType::reduction)
+      red.push_back(i);
+  if (red.size() < 2 || red.back() - red.front() + 1 == red.size())
+    return {};
+  return red;
+}
+
+/// A generic that fills a tensor of `shape` with `value` (the form
+/// memopt-decompose-linalg gives linalg.fill).
+static Value createFill(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                        Value value) {
+  Value empty = tensor::EmptyOp::create(b, loc, shape, value.getType());
+  unsigned n = shape.size();
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps = {AffineMap::get(n, 0, {}, ctx),
+                                 AffineMap::getMultiDimIdentityMap(n, ctx)};
+  SmallVector<utils::IteratorType> iters(n, utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, empty.getType(), ValueRange{value}, ValueRange{empty},
+             maps, iters,
+             [](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, args[0]);
+             })
+      .getResult(0);
+}
+
+/// Stages `g` once: reduces its loop `first` into a partial, then the
+/// partial over the other reduced loops into `g`'s output. Returns the
+/// second stage.
+static linalg::GenericOp stageOnce(RewriterBase &rewriter, linalg::GenericOp g,
+                                   unsigned first, arith::AtomicRMWKind kind,
+                                   Operation *combiner) {
+  Location loc = g.getLoc();
+  MLIRContext *ctx = g.getContext();
+  SmallVector<int64_t> ranges = g.getStaticLoopRanges();
+  unsigned n = ranges.size();
+  OpOperand &out = g.getDpsInitsMutable()[0];
+  Type elt = cast<RankedTensorType>(out.get().getType()).getElementType();
+  rewriter.setInsertionPoint(g);
+  // Stage 1: the op's loops, only `first` reduced; the partial is indexed
+  // by every other loop.
+  SmallVector<int64_t> partialShape;
+  SmallVector<AffineExpr> partialExprs;
+  for (unsigned i = 0; i < n; ++i)
+    if (i != first) {
+      partialShape.push_back(ranges[i]);
+      partialExprs.push_back(getAffineDimExpr(i, ctx));
+    }
+  Value identity = arith::getIdentityValue(kind, elt, rewriter, loc);
+  Value init = createFill(rewriter, loc, partialShape, identity);
+  SmallVector<AffineMap> maps1 = g.getIndexingMapsArray();
+  maps1.back() = AffineMap::get(n, 0, partialExprs, ctx);
+  SmallVector<utils::IteratorType> iters1(n, utils::IteratorType::parallel);
+  iters1[first] = utils::IteratorType::reduction;
+  auto stage1 = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{init.getType()}, g.getDpsInputs(),
+      ValueRange{init}, maps1, iters1);
+  rewriter.cloneRegionBefore(g.getRegion(), stage1.getRegion(),
+                             stage1.getRegion().begin());
+  // Stage 2: the partial's loops (`first` dropped), combined into the
+  // output through the combiner alone.
+  SmallVector<utils::IteratorType> iters2;
+  for (auto [i, it] : llvm::enumerate(g.getIteratorTypesArray()))
+    if (i != first)
+      iters2.push_back(it);
+  AffineMap outMap = g.getMatchingIndexingMap(&out);
+  SmallVector<AffineExpr> outExprs;
+  for (AffineExpr e : outMap.getResults()) {
+    unsigned d = cast<AffineDimExpr>(e).getPosition();
+    outExprs.push_back(getAffineDimExpr(d < first ? d : d - 1, ctx));
+  }
+  SmallVector<AffineMap> maps2 = {
+      AffineMap::getMultiDimIdentityMap(n - 1, ctx),
+      AffineMap::get(n - 1, 0, outExprs, ctx)};
+  Value acc = g.getBody()->getArgument(g.getNumDpsInputs());
+  auto stage2 = linalg::GenericOp::create(
+      rewriter, loc, g.getResultTypes(), ValueRange{stage1.getResult(0)},
+      ValueRange{out.get()}, maps2, iters2,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        IRMapping map;
+        for (Value v : combiner->getOperands())
+          map.map(v, v == acc ? args[1] : args[0]);
+        Operation *c = nb.clone(*combiner, map);
+        linalg::YieldOp::create(nb, l, c->getResult(0));
+      });
+  rewriter.replaceOp(g, stage2.getResults());
+  return stage2;
+}
+
+/// Moves the last stage of a staged reduction down to just before its
+/// first user, so that the first stages of reductions of the same input
+/// (a sum and a sum of squares) stay adjacent and kernel formation fuses
+/// them into one pass over it; its init, when a fill, gets its own copy
+/// just before it, so the reduction can seed its result with the fill.
+static void placeLastStage(RewriterBase &rewriter, linalg::GenericOp g) {
+  Operation *firstUser = nullptr;
+  for (Operation *u : g->getUsers()) {
+    if (u->getBlock() != g->getBlock())
+      return;
+    if (!firstUser || u->isBeforeInBlock(firstUser))
+      firstUser = u;
+  }
+  if (firstUser && g->isBeforeInBlock(firstUser))
+    g->moveBefore(firstUser);
+  OpOperand &init = g.getDpsInitsMutable()[0];
+  auto fill = init.get().getDefiningOp<linalg::GenericOp>();
+  if (!fill || fill->getBlock() != g->getBlock() || !kf::getFillValue(fill))
+    return;
+  rewriter.setInsertionPoint(g);
+  Operation *copy = rewriter.clone(*fill);
+  init.set(copy->getResult(0));
+  if (fill->use_empty())
+    rewriter.eraseOp(fill);
+}
+
+namespace {
+struct MemoptStageReductionsPass
+    : public memopt::impl::MemoptStageReductionsPassBase<
+          MemoptStageReductionsPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::GenericOp> work;
+    getOperation().walk([&](linalg::GenericOp g) {
+      if (g.hasPureTensorSemantics() && !getScatteredReductions(g).empty())
+        work.push_back(g);
+    });
+    IRRewriter rewriter(&getContext());
+    SmallVector<linalg::GenericOp> lastStages;
+    while (!work.empty()) {
+      linalg::GenericOp g = work.pop_back_val();
+      SmallVector<unsigned> red = getScatteredReductions(g);
+      if (red.empty())
+        continue;
+      std::string why;
+      FailureOr<arith::AtomicRMWKind> kind = kf::matchCombiner(g, why);
+      SmallVector<int64_t> ranges = g.getStaticLoopRanges();
+      if (failed(kind) || ShapedType::isDynamicShape(ranges)) {
+        g.emitRemark("reduction over non-adjacent loops not staged: ")
+            << (failed(kind) ? why : "dynamic loop ranges");
+        continue;
+      }
+      Value acc = g.getBody()->getArgument(g.getNumDpsInputs());
+      Operation *combiner = *acc.user_begin();
+      unsigned first = red.front();
+      for (unsigned d : red)
+        if (ranges[d] > ranges[first])
+          first = d;
+      int64_t partial = 1;
+      for (auto [i, r] : llvm::enumerate(ranges))
+        if (i != first)
+          partial *= r;
+      g.emitRemark("reduction over non-adjacent loops staged: loop ")
+          << first << " (extent " << ranges[first]
+          << ") first, into a partial of " << partial
+          << " values, then the other reduced loops";
+      linalg::GenericOp next = stageOnce(rewriter, g, first, *kind, combiner);
+      llvm::erase(lastStages, g);
+      lastStages.push_back(next);
+      work.push_back(next);
+    }
+    for (linalg::GenericOp g : lastStages)
+      placeLastStage(rewriter, g);
+  }
+};
+} // namespace
