@@ -53,8 +53,12 @@ LogicalResult mlir::memopt::buildInputStage(OpPassManager &pm,
   // a chain of one-loop reductions. It reassociates, so the optimizing
   // pipeline only: the baseline and the references keep the program's
   // order.
-  if (cfg.formKernels.strategy == KernelStrategy::Fused)
+  if (cfg.formKernels.strategy == KernelStrategy::Fused) {
     pm.addNestedPass<func::FuncOp>(createMemoptStageReductionsPass());
+    // Cheap producers of column-like reductions recomputed inside them
+    // (kernel formation fuses producers into row kernels, not these).
+    pm.addNestedPass<func::FuncOp>(createMemoptRecomputeProducersPass());
+  }
   // Inputs read-only, outputs distinct: what bufferization must respect at
   // the boundary (after decomposition, since its copies are generics).
   // The optimizing pipeline also gives each op's destination its own

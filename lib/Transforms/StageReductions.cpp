@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelFormation/Grouping.h"
+#include "TensorUtils.h"
 #include "memopt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -139,15 +140,7 @@ static linalg::GenericOp stageOnce(RewriterBase &rewriter, linalg::GenericOp g,
 /// them into one pass over it; its init, when a fill, gets its own copy
 /// just before it, so the reduction can seed its result with the fill.
 static void placeLastStage(RewriterBase &rewriter, linalg::GenericOp g) {
-  Operation *firstUser = nullptr;
-  for (Operation *u : g->getUsers()) {
-    if (u->getBlock() != g->getBlock())
-      return;
-    if (!firstUser || u->isBeforeInBlock(firstUser))
-      firstUser = u;
-  }
-  if (firstUser && g->isBeforeInBlock(firstUser))
-    g->moveBefore(firstUser);
+  sinkToFirstUser(g);
   OpOperand &init = g.getDpsInitsMutable()[0];
   auto fill = init.get().getDefiningOp<linalg::GenericOp>();
   if (!fill || fill->getBlock() != g->getBlock() || !kf::getFillValue(fill))

@@ -31,3 +31,15 @@ Value mlir::memopt::createElementwiseGeneric(
              })
       .getResult(0);
 }
+
+void mlir::memopt::sinkToFirstUser(Operation *op) {
+  Operation *first = nullptr;
+  for (Operation *u : op->getUsers()) {
+    if (u->getBlock() != op->getBlock())
+      return;
+    if (!first || u->isBeforeInBlock(first))
+      first = u;
+  }
+  if (first && op->isBeforeInBlock(first))
+    op->moveBefore(first);
+}

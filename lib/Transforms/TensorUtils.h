@@ -20,6 +20,10 @@ Value createElementwiseGeneric(
     OpBuilder &b, Location loc, Value input, Type elementType,
     function_ref<Value(OpBuilder &, Location, Value)> body);
 
+/// Moves `op` down to just before its first user in its block (users in
+/// other blocks: left where it is), keeping it before all its users.
+void sinkToFirstUser(Operation *op);
+
 } // namespace mlir::memopt
 
 #endif // MEMOPT_LIB_TRANSFORMS_TENSORUTILS_H

@@ -24,6 +24,9 @@
 // OPT-NEXT:        memopt-stage-reductions
 // OPT-NEXT:      ),
 // OPT-NEXT:      func.func(
+// OPT-NEXT:        memopt-recompute-producers
+// OPT-NEXT:      ),
+// OPT-NEXT:      func.func(
 // BASE-NOT:        memopt-stage-reductions
 // OPT-NEXT:        memopt-prepare-boundary{unshare-destinations=true}
 // BASE-NEXT:       memopt-prepare-boundary{unshare-destinations=false}

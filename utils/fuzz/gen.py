@@ -666,6 +666,48 @@ class Gen(object):
         if v.bound > self.limit:
             self.squash(v)
 
+    def op_multi_reduction(self):
+        """A reduction over two axes of a rank-3 value in one generic:
+        adjacent axes (collapsed by the input stage) or the outer and inner
+        ones (staged), a sum or sum of squares accumulated in f32 for
+        halves (as a mean) or a max, in the value's type."""
+        r = self.r
+        if "rank3-reductions" in self.avoid:
+            return self.op_reduction()
+        x = self.main_val((3,))
+        if len(x.shape) != 3:
+            return self.op_reduction()
+        axes = r.choice([(0, 2), (0, 2), (0, 1), (1, 2)])
+        kind = r.choice(["sum", "sumsq", "max"])
+        out_shape = tuple(d for i, d in enumerate(x.shape) if i not in axes)
+        L = x.shape[axes[0]] * x.shape[axes[1]]
+        acc_dt = "f32" if (x.dt in HALF and kind != "max") else x.dt
+        init = self.fill(out_shape, acc_dt, NEG_INF[acc_dt] if kind == "max" else 0.0)
+        b = Gen.Body(self, acc_dt)
+        xin = "%in"
+        if x.dt != acc_dt:
+            xin = b.op("arith.extf %s : %s to %s" % (xin, x.dt, acc_dt))
+        if kind == "sumsq":
+            xin = b.op("arith.mulf %s, %s : %s" % (xin, xin, acc_dt))
+        if kind == "max":
+            y = b.op("arith.%s %s, %%acc : %s" % (r.choice(["maximumf", "maxnumf"]), xin, acc_dt))
+            bound = x.bound
+        else:
+            xin = b.op("arith.mulf %s, %s : %s" % (xin, b.const(1.0 / L), acc_dt))
+            y = b.op("arith.addf %%acc, %s : %s" % (xin, acc_dt))
+            bound = x.bound ** 2 if kind == "sumsq" else x.bound
+        b.lines.append("linalg.yield %s : %s" % (y, acc_dt))
+        iters = ["reduction" if i in axes else "parallel" for i in range(3)]
+        inmap = amap(3, ["d0", "d1", "d2"])
+        outmap = amap(3, ["d%d" % i for i in range(3) if i not in axes])
+        n = self.emit_generic([x], [inmap], init, out_shape, acc_dt, outmap, iters,
+                              b.lines, ["%in"], "%acc")
+        v = self.add(Val(n, out_shape, acc_dt, bound))
+        if v.dt != self.dt:
+            v = self.convert(v, self.dt)
+        if v.bound > self.limit:
+            self.squash(v)
+
     def bcast_to(self, v, shape, axis):
         """Broadcast v (shape without axis) to shape: named broadcast or keepdim."""
         out = self.empty(shape, v.dt)
@@ -1006,7 +1048,8 @@ class Gen(object):
     # --------------------------------------------------------------- program
     OPS = [
         ("named_binary", 18), ("named_unary", 10), ("generic_pointwise", 20),
-        ("broadcast", 6), ("reduction", 12), ("norm", 12), ("transpose", 8),
+        ("broadcast", 6), ("reduction", 12), ("multi_reduction", 5), ("norm", 12),
+        ("transpose", 8),
         ("reshape", 5), ("aos", 5), ("quant", 3),
     ]
 

@@ -626,6 +626,27 @@ def MemoptStageReductionsPass
                            "arith::ArithDialect"];
 }
 
+def MemoptRecomputeProducersPass
+    : Pass<"memopt-recompute-producers", "func::FuncOp"> {
+  let summary = "Recompute cheap elementwise producers inside reductions "
+                "that have a parallel loop inside the reduced one";
+  let description = [{
+    A linalg.generic on tensors reducing a loop with a parallel loop inside
+    it (a column reduction; the sum of exponentials of a softmax over dim
+    0) is a kernel of its own, so an elementwise producer of one of its
+    inputs would be written and read back. When the producer is one
+    linalg.generic of at most 16 body ops, without loop indices, and reads
+    at most one full-size input no wider than its result (or any number
+    when the reduction is its only user), its body is
+    inlined into the reduction, which then reads the producer's inputs;
+    the producer stays for its other users and is erased when it has none.
+    A remark on the reduction says which inputs were recomputed and why
+    others stay materialized. The values are the same (the same ops in the
+    same types); only the optimizing pipeline runs it.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect"];
+}
+
 def MemoptPairwiseReductionsPass
     : Pass<"memopt-pairwise-reductions", "func::FuncOp"> {
   let summary = "Evaluate float reductions in a pairwise order, in the "

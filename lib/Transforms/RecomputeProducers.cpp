@@ -1,0 +1,197 @@
+//===- RecomputeProducers.cpp - producers recomputed in reductions -*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements memopt-recompute-producers: a reduction whose reduced
+// loop is not the innermost (a column reduction, a softmax over dim 0's sum
+// of exponentials) is a kernel of its own, so an elementwise producer of one
+// of its inputs would be written to memory and read back. When the producer
+// is cheap to recompute and reads no more full-size data than its result
+// (exp(x - max[j]) reads x and a row of maxima), or the reduction is its
+// only user (dy * xhat for dgamma), its body is inlined into the reduction
+// instead: the reduction reads the producer's inputs. The
+// producer stays for its other users (where kernel formation fuses it into
+// their kernels) and goes when it has none. Values are the same: the same
+// ops in the same types.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorUtils.h"
+#include "memopt/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::memopt {
+#define GEN_PASS_DEF_MEMOPTRECOMPUTEPRODUCERSPASS
+#include "memopt/Transforms/Passes.h.inc"
+} // namespace mlir::memopt
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+/// Ops of a body worth recomputing rather than storing and loading.
+static constexpr unsigned kMaxRecomputedOps = 16;
+
+/// Whether `g` is a reduction that kernel formation cannot fuse with its
+/// producers: a reduced loop with a parallel loop inside it.
+static bool isColumnLike(linalg::GenericOp g) {
+  auto iters = g.getIteratorTypesArray();
+  return g.getNumReductionLoops() > 0 &&
+         iters.back() == utils::IteratorType::parallel;
+}
+
+/// Why `p` (producing operand `use` of `g`) is not recomputed, or empty.
+static std::string whyNotRecomputed(linalg::GenericOp p, OpOperand &use,
+                                    linalg::GenericOp g) {
+  if (!p || p->getBlock() != g->getBlock())
+    return "not a linalg.generic before it";
+  if (p.getNumDpsInits() != 1 || p.getNumReductionLoops() != 0 ||
+      !p.getMatchingIndexingMap(p.getDpsInitOperand(0)).isIdentity())
+    return "not a single-result elementwise op";
+  Block *body = p.getBody();
+  unsigned ops = 0;
+  for (Operation &op : body->without_terminator()) {
+    if (isa<linalg::IndexOp>(op) || op.getNumRegions() != 0)
+      return "its body has loop indices or regions";
+    ++ops;
+  }
+  if (ops > kMaxRecomputedOps)
+    return "its body has more than " + std::to_string(kMaxRecomputedOps) +
+           " ops";
+  if (body->getArgument(p.getNumDpsInputs()).use_empty() == false)
+    return "its body reads its output";
+  AffineMap useMap = g.getMatchingIndexingMap(&use);
+  if (!useMap.isProjectedPermutation() ||
+      useMap.getNumResults() != p.getNumLoops())
+    return "the reduction does not read it through a permutation";
+  // Full-size inputs (indexed by every loop) are what recomputation reads
+  // in place of the result: at most one, no wider than the result.
+  auto resultType = cast<ShapedType>(p.getResult(0).getType());
+  unsigned full = 0;
+  for (OpOperand *in : p.getDpsInputOperands()) {
+    auto t = dyn_cast<ShapedType>(in->get().getType());
+    if (!t)
+      continue;
+    AffineMap m = p.getMatchingIndexingMap(in);
+    if (!m.isProjectedPermutation())
+      return "an input is not read through a projected permutation";
+    if (m.getNumResults() == p.getNumLoops()) {
+      ++full;
+      if (t.getElementTypeBitWidth() > resultType.getElementTypeBitWidth())
+        return "a full-size input is wider than the result";
+    }
+  }
+  // Several full-size inputs read more than the result: still fewer bytes
+  // when the reduction is the producer's only user (its write and the
+  // reduction's read of the result go, its reads move into the reduction).
+  if (full > 1 && !p->hasOneUse())
+    return "it reads more full-size data than it writes and has other users";
+  return "";
+}
+
+/// `g` with operand `use` (the result of `p`) computed from `p`'s inputs
+/// by `p`'s body.
+static linalg::GenericOp recompute(RewriterBase &rewriter, linalg::GenericOp g,
+                                   OpOperand &use, linalg::GenericOp p) {
+  AffineMap useMap = g.getMatchingIndexingMap(&use);
+  SmallVector<Value> ins;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *in : g.getDpsInputOperands())
+    if (in != &use) {
+      ins.push_back(in->get());
+      maps.push_back(g.getMatchingIndexingMap(in));
+    }
+  unsigned firstProducerInput = ins.size();
+  for (OpOperand *in : p.getDpsInputOperands()) {
+    ins.push_back(in->get());
+    maps.push_back(p.getMatchingIndexingMap(in).compose(useMap));
+  }
+  for (OpOperand &out : g.getDpsInitsMutable())
+    maps.push_back(g.getMatchingIndexingMap(&out));
+  rewriter.setInsertionPoint(g);
+  auto fused = linalg::GenericOp::create(
+      rewriter, g.getLoc(), g.getResultTypes(), ins, g.getDpsInits(), maps,
+      g.getIteratorTypesArray());
+  Block *block = rewriter.createBlock(&fused.getRegion());
+  for (Value v : ins)
+    block->addArgument(getElementTypeOrSelf(v.getType()), g.getLoc());
+  for (Value v : g.getDpsInits())
+    block->addArgument(getElementTypeOrSelf(v.getType()), g.getLoc());
+  rewriter.setInsertionPointToStart(block);
+  // The producer's body on its inputs' arguments gives the value.
+  IRMapping pm;
+  for (unsigned i = 0; i < p.getNumDpsInputs(); ++i)
+    pm.map(p.getBody()->getArgument(i),
+           block->getArgument(firstProducerInput + i));
+  for (Operation &op : p.getBody()->without_terminator())
+    rewriter.clone(op, pm);
+  Value value = pm.lookupOrDefault(
+      cast<linalg::YieldOp>(p.getBody()->getTerminator()).getValues()[0]);
+  // Then the reduction's body, its argument for `use` bound to the value.
+  IRMapping gm;
+  unsigned k = 0;
+  for (OpOperand *in : g.getDpsInputOperands()) {
+    BlockArgument arg = g.getBody()->getArgument(in->getOperandNumber());
+    gm.map(arg, in == &use ? value : block->getArgument(k++));
+  }
+  for (unsigned i = 0; i < g.getNumDpsInits(); ++i)
+    gm.map(g.getBody()->getArgument(g.getNumDpsInputs() + i),
+           block->getArgument(ins.size() + i));
+  for (Operation &op : g.getBody()->getOperations())
+    rewriter.clone(op, gm);
+  rewriter.replaceOp(g, fused.getResults());
+  return fused;
+}
+
+namespace {
+struct MemoptRecomputeProducersPass
+    : public memopt::impl::MemoptRecomputeProducersPassBase<
+          MemoptRecomputeProducersPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::GenericOp> reductions;
+    getOperation().walk([&](linalg::GenericOp g) {
+      if (g.hasPureTensorSemantics() && isColumnLike(g))
+        reductions.push_back(g);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::GenericOp g : reductions) {
+      bool changed = true;
+      while (changed) {
+        changed = false;
+        for (OpOperand *use : g.getDpsInputOperands()) {
+          auto p = use->get().getDefiningOp<linalg::GenericOp>();
+          // Reductions and values from outside are what they are.
+          if (!p || !isa<ShapedType>(use->get().getType()) ||
+              p.getNumReductionLoops() != 0)
+            continue;
+          std::string why = whyNotRecomputed(p, *use, g);
+          if (!why.empty()) {
+            g.emitRemark("input ")
+                << use->getOperandNumber()
+                << " materialized, not recomputed in this reduction: " << why;
+            continue;
+          }
+          g.emitRemark("input ")
+              << use->getOperandNumber()
+              << " recomputed in this reduction from its producer's inputs "
+                 "(fewer bytes than writing and reading it)";
+          g = recompute(rewriter, g, *use, p);
+          if (p->use_empty())
+            rewriter.eraseOp(p);
+          else
+            sinkToFirstUser(p);
+          changed = true;
+          break;
+        }
+      }
+    }
+  }
+};
+} // namespace
