@@ -174,3 +174,53 @@ func.func @permuted_output(%x: memref<8x300x64xf32>, %y: memref<64x8xf32>) {
   }
   return
 }
+
+// -----
+
+// A mean over the middle dim: the division over the outputs is the column
+// kernel's epilogue (one group: fill, sum, division).
+// CHECK-LABEL: func.func @mean_epilogue
+// CHECK:       memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column
+// CHECK-COUNT-3: linalg.generic
+// CHECK-NOT:   memopt.kernel_group
+func.func @mean_epilogue(%x: memref<16x64x1024xf32>, %y: memref<16x1024xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 64.0 : f32
+  %t = memref.alloc() : memref<16x1024xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%zero : f32) outs(%t : memref<16x1024xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%x : memref<16x64x1024xf32>) outs(%t : memref<16x1024xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%t : memref<16x1024xf32>) outs(%y : memref<16x1024xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %q = arith.divf %a, %n : f32
+    linalg.yield %q : f32
+  }
+  memref.dealloc %t : memref<16x1024xf32>
+  return
+}
+
+// -----
+
+// An op reading the sums at another point (a reversed index) cannot run
+// where each output is finished: a kernel of its own.
+// CHECK-LABEL: func.func @not_an_epilogue
+// CHECK:       memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column
+// CHECK:       memopt.kernel_group attributes {strategy = #memopt.elementwise
+func.func @not_an_epilogue(%x: memref<512x4096xf32>, %t: memref<4096xf32>, %y: memref<4096xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<512x4096xf32>) outs(%t : memref<4096xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (4095 - d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%t : memref<4096xf32>) outs(%y : memref<4096xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  return
+}

@@ -381,9 +381,11 @@ def col(form, vector, threads, column_threads, rows_per_block, unroll, seed):
             f"column_threads = {column_threads}, rows_per_block = {rows_per_block}, "
             f"unroll = {unroll}, seed_from_fill = {'true' if seed else 'false'}>")
 
-def batched_colsum(outer, rows, inner, et="f32"):
+def batched_colsum(outer, rows, inner, et="f32", epilogue=False):
     """Sums of squares over the loop after the outer dims, an f16/bf16 input
-    accumulated in f32: loops [outer..., reduction, inner...]."""
+    accumulated in f32: loops [outer..., reduction, inner...]. With
+    `epilogue`, the sums go to a temporary that an elementwise op divides
+    by the rows into y (the column kernel's epilogue)."""
     n = len(outer) + 1 + len(inner)
     dims = ", ".join(f"d{i}" for i in range(n))
     red = len(outer)
@@ -395,24 +397,34 @@ def batched_colsum(outer, rows, inner, et="f32"):
     m = len(oshape)
     odims = ", ".join(f"d{i}" for i in range(m))
     ext = f"  %w = arith.extf %a : {et} to f32\n" if et != "f32" else "  %w = arith.addf %a, %zero : f32\n"
+    acc = "%t" if epilogue else "%y"
     fill = f"""linalg.generic {{indexing_maps = [affine_map<({odims}) -> ()>, affine_map<({odims}) -> ({odims})>], iterator_types = [{", ".join(['"parallel"'] * m)}]}}
-    ins(%zero : f32) outs(%y : {ys}) {{
+    ins(%zero : f32) outs({acc} : {ys}) {{
 ^bb0(%in: f32, %o: f32):
   linalg.yield %in : f32
+}}"""
+    idm = f"affine_map<({odims}) -> ({odims})>"
+    epi = "" if not epilogue else f"""
+linalg.generic {{indexing_maps = [{idm}, {idm}], iterator_types = [{", ".join(['"parallel"'] * m)}]}}
+    ins(%t : {ys}) outs(%y : {ys}) {{
+^bb0(%a: f32, %o: f32):
+  %n = arith.constant {float(rows)} : f32
+  %q = arith.divf %a, %n : f32
+  linalg.yield %q : f32
 }}"""
     return {
         "args": [("x", shape, et, "in"), ("y", oshape, "f32", "out")],
         "body": {
-            "pre": "  %zero = arith.constant 0.0 : f32\n",
+            "pre": "  %zero = arith.constant 0.0 : f32\n" + (f"  %t = memref.alloc() : {ys}\n" if epilogue else ""),
             "ops": fill + f"""
 linalg.generic {{indexing_maps = [affine_map<({dims}) -> ({dims})>, affine_map<({dims}) -> ({par})>], iterator_types = [{iters}]}}
-    ins(%x : {xs}) outs(%y : {ys}) {{
+    ins(%x : {xs}) outs({acc} : {ys}) {{
 ^bb0(%a: {et}, %acc: f32):
 {ext}  %sq = arith.mulf %w, %w : f32
   %s = arith.addf %sq, %acc : f32
   linalg.yield %s : f32
-}}""",
-            "post": "",
+}}""" + epi,
+            "post": f"  memref.dealloc %t : {ys}\n" if epilogue else "",
         },
         "fill": fill,
         "control": ("%s = arith.addf %sq, %acc : f32", "%s = arith.addf %w, %acc : f32", "values summed, not squares"),
@@ -548,6 +560,16 @@ def main():
         (col("whole_column", 1, 32, 32, 9, 4, True), "scalar lanes, one row lane, unroll 4"),
     ]
     gen("column-reduce-4d", s, out)
+    # The 3-D sums of squares divided by the rows in an epilogue (the sums
+    # in a temporary only the kernel uses: never stored).
+    s = batched_colsum([3], 50, [36], "f16", epilogue=True)
+    s["atol"] = 1e-4
+    s["cases"] = [
+        (col("whole_column", 4, 32, 8, 50, 2, True), "whole columns, the division where each output is finished", "gpu.launch"),
+        (col("split_rows", 2, 64, 32, 20, 2, True), "split rows, the division in the combining kernel", "memref.alloc"),
+    ]
+    s["control"] = ("%q = arith.divf %a, %n : f32", "%n2 = arith.addf %n, %n : f32\n  %q = arith.divf %a, %n2 : f32", "the divisor doubled")
+    gen("column-reduce-epilogue", s, out)
     # A 70 x 45 transpose with a scale before and a bias + relu after.
     s = transpose(70, 45)
     s["cases"] = [

@@ -50,6 +50,13 @@ struct ColumnReduceInfo {
   int64_t maxBytes;
 };
 
+/// Elementwise ops over the outputs run where each output is finished, and
+/// the buffers that only the kernel uses (not stored).
+struct ColumnEpilogue {
+  ArrayRef<linalg::GenericOp> ops;
+  DenseSet<Value> privates;
+};
+
 /// A block's shape in the whole-column and split-rows forms.
 struct ColumnConfig {
   int64_t threads, columnThreads, unroll;
@@ -176,6 +183,45 @@ bool kf::canSeedFromFill(linalg::GenericOp op, const KernelTargetInfo &target) {
   return succeeded(info) && target.blockSize % target.warpSize == 0;
 }
 
+bool kf::isColumnEpilogue(linalg::GenericOp op,
+                          ArrayRef<linalg::GenericOp> epilogue,
+                          std::string &why) {
+  if (epilogue.empty())
+    return true;
+  SmallVector<int64_t> outShape;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (it == utils::IteratorType::parallel)
+      outShape.push_back(ranges[i]);
+  // Buffers whose value at an output point the kernel holds.
+  DenseSet<Value> held = {getRootBuffer(op.getDpsInits()[0])};
+  bool readsResult = false;
+  for (linalg::GenericOp e : epilogue) {
+    if (e.getNumReductionLoops() != 0 || e.getNumDpsInits() != 1 ||
+        e.getStaticLoopRanges() != outShape ||
+        !e.getMatchingIndexingMap(e.getDpsInitOperand(0)).isIdentity()) {
+      why = "an epilogue op is not elementwise over the reduction's outputs";
+      return false;
+    }
+    for (OpOperand *in : e.getDpsInputOperands()) {
+      if (!isa<MemRefType>(in->get().getType()) ||
+          !held.contains(getRootBuffer(in->get())))
+        continue;
+      if (!e.getMatchingIndexingMap(in).isIdentity()) {
+        why = "an epilogue op reads a value of the kernel at another point";
+        return false;
+      }
+      readsResult = true;
+    }
+    held.insert(getRootBuffer(e.getDpsInits()[0]));
+  }
+  if (!readsResult) {
+    why = "the epilogue does not read the reduction's result";
+    return false;
+  }
+  return true;
+}
+
 FailureOr<ColumnReduceStrategyAttr>
 kf::selectColumnReduceStrategy(linalg::GenericOp op, linalg::GenericOp fill,
                                const KernelTargetInfo &target,
@@ -212,15 +258,16 @@ kf::selectColumnReduceStrategy(linalg::GenericOp op, linalg::GenericOp fill,
       rowsPerSlice, target.columnUnroll, /*seed_from_fill=*/bool(fill));
 }
 
-LogicalResult kf::checkColumnReduceStrategy(linalg::GenericOp op,
-                                            linalg::GenericOp fill,
-                                            ColumnReduceStrategyAttr s,
-                                            const KernelTargetInfo &target,
-                                            Operation *anchor) {
+LogicalResult kf::checkColumnReduceStrategy(
+    linalg::GenericOp op, linalg::GenericOp fill,
+    ArrayRef<linalg::GenericOp> epilogue, ColumnReduceStrategyAttr s,
+    const KernelTargetInfo &target, Operation *anchor) {
   auto fail = [&] { return emitCannotHonour(anchor, s); };
   std::string why;
   FailureOr<ColumnReduceInfo> info = matchColumnReduce(op, target, why);
   if (failed(info))
+    return fail() << why;
+  if (!isColumnEpilogue(op, epilogue, why))
     return fail() << why;
   int64_t vec = s.getVector();
   if (vec < 1 || !llvm::isPowerOf2_64(vec) || info->vec % vec != 0)
@@ -261,8 +308,8 @@ LogicalResult kf::checkColumnReduceStrategy(linalg::GenericOp op,
   }
   if (!info->outer.empty() || info->inner.size() != 1)
     return fail() << "row slices need a 2-D [reduction, parallel] op";
-  if (fill)
-    return fail() << "row slices cannot absorb a fill";
+  if (fill || !epilogue.empty())
+    return fail() << "row slices cannot absorb a fill or an epilogue";
   if (!atomicKindFor(info->kind))
     return fail() << "the combiner has no atomic form";
   if (s.getRowsPerBlock() < 1 ||
@@ -321,7 +368,8 @@ static void accumulateRow(OpBuilder &b, Location loc, linalg::GenericOp op,
 /// (`outer`, `col`).
 static void storeSeeded(OpBuilder &b, Location loc, linalg::GenericOp op,
                         const ColumnReduceInfo &info, ArrayRef<Value> outer,
-                        Value col, Value total, Value init) {
+                        Value col, Value total, Value init,
+                        const ColumnEpilogue &epi) {
   OpOperand &out = op.getDpsInitsMutable()[0];
   Type accType = op.getBody()->getArgument(op.getNumDpsInputs()).getType();
   if (total.getType() != accType)
@@ -333,7 +381,14 @@ static void storeSeeded(OpBuilder &b, Location loc, linalg::GenericOp op,
       init ? init
            : memref::LoadOp::create(b, loc, out.get(), idx).getResult();
   Value result = arith::getReductionOp(info.kind, b, loc, seed, total);
-  memref::StoreOp::create(b, loc, result, out.get(), idx);
+  Value root = getRootBuffer(out.get());
+  if (!epi.privates.contains(root))
+    memref::StoreOp::create(b, loc, result, out.get(), idx);
+  if (epi.ops.empty())
+    return;
+  // The epilogue at this output point (its loops are the output's dims).
+  DenseMap<Value, Value> held = {{root, result}};
+  evalElementwiseChain(b, loc, epi.ops, idx, held, epi.privates);
 }
 
 /// Elements (0, `col`) .. (`n` - 1, `col`) of `buf` combined in that order,
@@ -360,7 +415,8 @@ static Value combineInOrder(OpBuilder &b, Location loc,
 static void emitColumnBlocks(RewriterBase &b, linalg::GenericOp op,
                              const ColumnReduceInfo &info,
                              ColumnReduceStrategyAttr s, Value init,
-                             unsigned warpSize, int64_t blockSize) {
+                             const ColumnEpilogue &epi, unsigned warpSize,
+                             int64_t blockSize) {
   unsigned vec = info.vec;
   int64_t colThreads = s.getColumnThreads();
   int64_t colChunks = getChunks(info, vec);
@@ -489,7 +545,7 @@ static void emitColumnBlocks(RewriterBase &b, linalg::GenericOp op,
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
     Value total = combineInOrder(b, loc, info.kind, smem, numWarps, tid);
     if (!split) {
-      storeSeeded(b, loc, op, info, outer, c, total, init);
+      storeSeeded(b, loc, op, info, outer, c, total, init, epi);
     } else {
       Value o = arith::AddIOp::create(
           b, loc, arith::MulIOp::create(b, loc, batch, cIdx(b, loc, info.cols)),
@@ -521,7 +577,7 @@ static void emitColumnBlocks(RewriterBase &b, linalg::GenericOp op,
   Value total = combineInOrder(b, loc, info.kind, workspace, slices, o);
   SmallVector<Value> bc = delinearize(b, loc, o, {info.batch, info.cols});
   storeSeeded(b, loc, op, info, delinearize(b, loc, bc[0], info.outer), bc[1],
-              total, init);
+              total, init, epi);
   b.setInsertionPoint(op);
   memref::DeallocOp::create(b, loc, workspace);
 }
@@ -593,16 +649,36 @@ static void emitAtomicColumnReduce(RewriterBase &b, linalg::GenericOp op,
   }
 }
 
-void kf::emitColumnReduceKernel(RewriterBase &b, linalg::GenericOp op,
-                                linalg::GenericOp fill,
-                                ColumnReduceStrategyAttr s,
-                                const KernelTargetInfo &target) {
+DenseSet<Value> kf::emitColumnReduceKernel(
+    RewriterBase &b, linalg::GenericOp op, linalg::GenericOp fill,
+    ArrayRef<linalg::GenericOp> epilogue, ColumnReduceStrategyAttr s,
+    const KernelTargetInfo &target) {
   std::string why;
   // checkColumnReduceStrategy proved that it matches.
   ColumnReduceInfo info = *matchColumnReduce(op, target, why);
   info.vec = s.getVector();
-  if (s.getForm() == ColumnReduceForm::RowSlices)
-    return emitAtomicColumnReduce(b, op, info, s);
-  emitColumnBlocks(b, op, info, s, fill ? getFillValue(fill) : Value(),
+  if (s.getForm() == ColumnReduceForm::RowSlices) {
+    emitAtomicColumnReduce(b, op, info, s);
+    return {};
+  }
+  // Buffers written in the kernel that only its ops (and deallocations)
+  // use.
+  ColumnEpilogue epi{epilogue, {}};
+  DenseSet<Operation *> members(llvm::from_range, epilogue);
+  members.insert(op);
+  if (fill)
+    members.insert(fill);
+  SmallVector<Value> written = {getRootBuffer(op.getDpsInits()[0])};
+  for (linalg::GenericOp e : epilogue)
+    written.push_back(getRootBuffer(e.getDpsInits()[0]));
+  if (!epilogue.empty())
+    for (Value root : written)
+      if (root.getDefiningOp<memref::AllocOp>() &&
+          llvm::all_of(root.getUsers(), [&](Operation *u) {
+            return members.contains(u) || isa<memref::DeallocOp>(u);
+          }))
+        epi.privates.insert(root);
+  emitColumnBlocks(b, op, info, s, fill ? getFillValue(fill) : Value(), epi,
                    target.warpSize, target.blockSize);
+  return epi.privates;
 }

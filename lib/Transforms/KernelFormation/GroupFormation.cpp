@@ -11,8 +11,9 @@
 // linalg.generic ops on memrefs that share a row space form one group, a
 // transposing op forms a group with the elementwise ops fused on either
 // side of its tile, a column reduction takes a fill of its output just
-// before it when its whole-column form seeds the result with it, and every
-// other op is a group of its own. Each group becomes a memopt.kernel_group
+// before it (which seeds its result) and the elementwise group after it
+// that reads its outputs (its epilogue), and every other op is a group of
+// its own. Each group becomes a memopt.kernel_group
 // at the position of its last op. An op left out of the group before it
 // gets a remark saying why.
 //
@@ -192,6 +193,26 @@ static unsigned formBlockGroups(RewriterBase &rewriter, Block &block,
   // that the reduction's whole-column form seeds its result with), a tiled
   // transpose with its fused ops, or a single op.
   SmallVector<SmallVector<linalg::GenericOp>> planned;
+  // A column reduction (planned last) takes the row-space group after it
+  // when that group is elementwise over its outputs and reads them (a
+  // mean's division): it runs where each output is finished.
+  auto takeEpilogue = [&](unsigned &i) {
+    linalg::GenericOp column = planned.back().back();
+    if (i + 1 >= order.size() || !canSeedFromFill(column, target))
+      return;
+    auto *idx = std::get_if<unsigned>(&order[i + 1]);
+    if (!idx)
+      return;
+    SmallVector<linalg::GenericOp> epilogue = getOps(groups[*idx]);
+    std::string why;
+    if (followsBarrier.count(epilogue.front()) ||
+        !isColumnEpilogue(column, epilogue, why))
+      return;
+    for (linalg::GenericOp e : epilogue)
+      refusals.erase(e);
+    llvm::append_range(planned.back(), epilogue);
+    ++i;
+  };
   for (unsigned i = 0; i < order.size(); ++i) {
     if (auto *idx = std::get_if<unsigned>(&order[i])) {
       const Group &group = groups[*idx];
@@ -203,6 +224,7 @@ static unsigned formBlockGroups(RewriterBase &rewriter, Block &block,
           planned.push_back({fill, *next});
           refusals.erase(*next);
           ++i;
+          takeEpilogue(i);
           continue;
         }
       }
@@ -219,6 +241,7 @@ static unsigned formBlockGroups(RewriterBase &rewriter, Block &block,
       continue;
     }
     planned.push_back({op});
+    takeEpilogue(i);
   }
   for (auto &[op, why] : refusals)
     op->emitRemark() << why;

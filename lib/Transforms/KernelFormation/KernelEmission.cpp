@@ -131,20 +131,21 @@ mlir::memopt::emitKernelGroup(RewriterBase &rewriter, KernelGroupOp groupOp,
         return fused;
       })
       .Case([&](ColumnReduceStrategyAttr s) -> FailureOr<unsigned> {
+        // [fill of its output], the reduction, [elementwise epilogue].
         linalg::GenericOp fill;
-        if (ops.size() == 2 && isFillOf(ops[0], ops[1]))
+        unsigned at = 0;
+        if (ops.size() >= 2 && isFillOf(ops[0], ops[1])) {
           fill = ops[0];
-        else if (ops.size() != 1)
-          return emitCannotHonour(anchor, s)
-                     << "a column reduction's group holds the reduction "
-                        "and at most a fill of its output before it",
-                 failure();
-        if (failed(
-                checkColumnReduceStrategy(ops.back(), fill, s, target, anchor)))
+          at = 1;
+        }
+        ArrayRef<linalg::GenericOp> epilogue = ArrayRef(ops).drop_front(at + 1);
+        if (failed(checkColumnReduceStrategy(ops[at], fill, epilogue, s,
+                                             target, anchor)))
           return failure();
         dissolve(rewriter, groupOp);
-        emitColumnReduceKernel(rewriter, ops.back(), fill, s, target);
-        eraseFusedOps(rewriter, ops, {});
+        DenseSet<Value> privates = emitColumnReduceKernel(
+            rewriter, ops[at], fill, epilogue, s, target);
+        eraseFusedOps(rewriter, ops, privates);
         return 0u;
       })
       .Case([&](NaiveStrategyAttr s) -> FailureOr<unsigned> {

@@ -116,22 +116,33 @@ void emitTileTransposeKernel(RewriterBase &b, const TileFusion &fusion,
 
 //===-- Column reductions (ColumnReduceStrategy.cpp) ----------------------===//
 
-/// A column reduction `op` ([reduction, parallel]), `fill` a fill of its
-/// output just before it in the same group (may be null).
+/// A reduction `op` of loops [outer parallel..., reduced, inner
+/// parallel...], `fill` a fill of its output just before it in the same
+/// group (may be null).
 FailureOr<ColumnReduceStrategyAttr>
 selectColumnReduceStrategy(linalg::GenericOp op, linalg::GenericOp fill,
                            const KernelTargetInfo &target, std::string &why);
 /// Whether a fill of `op`'s output just before it belongs in its group:
-/// the whole-column form applies and seeds its result with the fill.
+/// the family applies and seeds its result with the fill.
 bool canSeedFromFill(linalg::GenericOp op, const KernelTargetInfo &target);
+/// Whether `epilogue` (ops after `op` in its group) can run where each of
+/// `op`'s outputs is finished: elementwise over the outputs, reading the
+/// result (and earlier epilogue values) at the same point; `why` if not.
+bool isColumnEpilogue(linalg::GenericOp op,
+                      ArrayRef<linalg::GenericOp> epilogue, std::string &why);
 LogicalResult checkColumnReduceStrategy(linalg::GenericOp op,
                                         linalg::GenericOp fill,
+                                        ArrayRef<linalg::GenericOp> epilogue,
                                         ColumnReduceStrategyAttr s,
                                         const KernelTargetInfo &target,
                                         Operation *anchor);
-void emitColumnReduceKernel(RewriterBase &b, linalg::GenericOp op,
-                            linalg::GenericOp fill, ColumnReduceStrategyAttr s,
-                            const KernelTargetInfo &target);
+/// Returns the buffers only the kernel used (never stored): the caller
+/// erases them with the ops.
+DenseSet<Value> emitColumnReduceKernel(RewriterBase &b, linalg::GenericOp op,
+                                       linalg::GenericOp fill,
+                                       ArrayRef<linalg::GenericOp> epilogue,
+                                       ColumnReduceStrategyAttr s,
+                                       const KernelTargetInfo &target);
 
 //===-- Naive kernels (NaiveKernel.cpp) -----------------------------------===//
 

@@ -75,12 +75,18 @@ mlir::memopt::selectKernelStrategy(KernelGroupOp groupOp,
     return naive(ops, target, why,
                  "fused kernel not formed: " + why + "; using a naive kernel");
   }
-  // A column reduction, with the fill that seeds it.
+  // A reduction with parallel loops inside it, with the fill that seeds it
+  // and the elementwise epilogue over its outputs.
   linalg::GenericOp fill;
-  if (ops.size() == 2 && isFillOf(ops[0], ops[1]))
+  unsigned at = 0;
+  if (ops.size() >= 2 && isFillOf(ops[0], ops[1])) {
     fill = ops[0];
-  if (ops.size() == 1 || fill) {
-    linalg::GenericOp op = ops.back();
+    at = 1;
+  }
+  std::string whyEpilogue;
+  if (isColumnEpilogue(ops[at], ArrayRef(ops).drop_front(at + 1),
+                       whyEpilogue)) {
+    linalg::GenericOp op = ops[at];
     std::string whyTranspose, whyColumn;
     (void)matchTranspose(op, whyTranspose);
     FailureOr<ColumnReduceStrategyAttr> s =
