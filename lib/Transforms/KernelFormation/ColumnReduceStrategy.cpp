@@ -197,9 +197,11 @@ bool kf::isColumnEpilogue(linalg::GenericOp op,
   DenseSet<Value> held = {getRootBuffer(op.getDpsInits()[0])};
   bool readsResult = false;
   for (linalg::GenericOp e : epilogue) {
-    if (e.getNumReductionLoops() != 0 || e.getNumDpsInits() != 1 ||
+    if (e.getNumReductionLoops() != 0 ||
         e.getStaticLoopRanges() != outShape ||
-        !e.getMatchingIndexingMap(e.getDpsInitOperand(0)).isIdentity()) {
+        llvm::any_of(e.getDpsInitsMutable(), [&](OpOperand &out) {
+          return !e.getMatchingIndexingMap(&out).isIdentity();
+        })) {
       why = "an epilogue op is not elementwise over the reduction's outputs";
       return false;
     }
@@ -213,7 +215,8 @@ bool kf::isColumnEpilogue(linalg::GenericOp op,
       }
       readsResult = true;
     }
-    held.insert(getRootBuffer(e.getDpsInits()[0]));
+    for (Value out : e.getDpsInits())
+      held.insert(getRootBuffer(out));
   }
   if (!readsResult) {
     why = "the epilogue does not read the reduction's result";
@@ -670,7 +673,8 @@ DenseSet<Value> kf::emitColumnReduceKernel(
     members.insert(fill);
   SmallVector<Value> written = {getRootBuffer(op.getDpsInits()[0])};
   for (linalg::GenericOp e : epilogue)
-    written.push_back(getRootBuffer(e.getDpsInits()[0]));
+    for (Value out : e.getDpsInits())
+      written.push_back(getRootBuffer(out));
   if (!epilogue.empty())
     for (Value root : written)
       if (root.getDefiningOp<memref::AllocOp>() &&

@@ -798,19 +798,22 @@ void kf::evalElementwiseChain(OpBuilder &b, Location loc,
           b, loc, v,
           expandIndices(b, loc, op.getMatchingIndexingMap(in), ivs)));
     }
-    OpOperand &out = op.getDpsInitsMutable()[0];
-    Value outRoot = getRootBuffer(out.get());
-    BlockArgument outArg = op.getMatchingBlockArgument(&out);
-    if (outArg.use_empty())
-      args.push_back(ub::PoisonOp::create(b, loc, outArg.getType()));
-    else if (Value h = held.lookup(outRoot))
-      args.push_back(h);
-    else
-      args.push_back(memref::LoadOp::create(b, loc, out.get(), ivs));
-    Value res = cloneBody(b, op, args, ivs)[0];
-    held[outRoot] = res;
-    if (!privates.contains(outRoot))
-      memref::StoreOp::create(b, loc, res, out.get(), ivs);
+    for (OpOperand &out : op.getDpsInitsMutable()) {
+      BlockArgument outArg = op.getMatchingBlockArgument(&out);
+      if (outArg.use_empty())
+        args.push_back(ub::PoisonOp::create(b, loc, outArg.getType()));
+      else if (Value h = held.lookup(getRootBuffer(out.get())))
+        args.push_back(h);
+      else
+        args.push_back(memref::LoadOp::create(b, loc, out.get(), ivs));
+    }
+    SmallVector<Value> res = cloneBody(b, op, args, ivs);
+    for (auto [out, r] : llvm::zip(op.getDpsInitsMutable(), res)) {
+      Value outRoot = getRootBuffer(out.get());
+      held[outRoot] = r;
+      if (!privates.contains(outRoot))
+        memref::StoreOp::create(b, loc, r, out.get(), ivs);
+    }
   }
 }
 

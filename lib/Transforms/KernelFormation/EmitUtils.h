@@ -259,9 +259,9 @@ void emitRowPrefetch(OpBuilder &b, Location loc, const Group &group,
 gpu::LaunchOp createLinearLaunch(OpBuilder &b, Location loc, int64_t count,
                                  int64_t blockSize, Value &linear);
 
-/// Evaluates the elementwise `ops` at loop position `ivs` (every op has an
-/// identity output map over the same loops): values of buffers written by
-/// earlier ops come from `held`, which receives each op's result; results
+/// Evaluates the elementwise `ops` at loop position `ivs` (every op has
+/// identity output maps over the same loops): values of buffers written by
+/// earlier ops come from `held`, which receives each op's results; results
 /// of buffers outside `privates` are stored. Operand `given` (if any) takes
 /// `givenValue` instead of a load.
 void evalElementwiseChain(OpBuilder &b, Location loc,
