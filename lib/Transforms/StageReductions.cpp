@@ -172,9 +172,20 @@ struct MemoptStageReductionsPass
       std::string why;
       FailureOr<arith::AtomicRMWKind> kind = kf::matchCombiner(g, why);
       SmallVector<int64_t> ranges = g.getStaticLoopRanges();
-      if (failed(kind) || ShapedType::isDynamicShape(ranges)) {
+      // The output must be indexed by parallel loops alone.
+      AffineMap outMap = g.getMatchingIndexingMap(g.getDpsInitOperand(0));
+      bool byParallelDims = llvm::all_of(outMap.getResults(), [&](AffineExpr e) {
+        auto d = dyn_cast<AffineDimExpr>(e);
+        return d && !llvm::is_contained(red, d.getPosition());
+      });
+      if (failed(kind) || ShapedType::isDynamicShape(ranges) ||
+          !byParallelDims) {
         g.emitRemark("reduction over non-adjacent loops not staged: ")
-            << (failed(kind) ? why : "dynamic loop ranges");
+            << (failed(kind)            ? why
+                : !byParallelDims       ? std::string("the output is not "
+                                                      "indexed by parallel "
+                                                      "loops alone")
+                                        : std::string("dynamic loop ranges"));
         continue;
       }
       Value acc = g.getBody()->getArgument(g.getNumDpsInputs());

@@ -224,3 +224,65 @@ func.func @not_an_epilogue(%x: memref<512x4096xf32>, %t: memref<4096xf32>, %y: m
   }
   return
 }
+
+// -----
+
+// An op that touches memory between the sums and their epilogue: the
+// epilogue is not merged (the group would move the reduction past it).
+// CHECK-LABEL: func.func @copy_between
+// CHECK:       memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column
+// CHECK:       memref.copy
+// CHECK:       memopt.kernel_group attributes {strategy = #memopt.elementwise
+func.func @copy_between(%x: memref<512x4096xf32>, %t: memref<4096xf32>, %s: memref<4096xf32>, %y: memref<4096xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<512x4096xf32>) outs(%t : memref<4096xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  memref.copy %t, %s : memref<4096xf32> to memref<4096xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%t : memref<4096xf32>) outs(%y : memref<4096xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %h = arith.constant 0.5 : f32
+    %q = arith.mulf %a, %h : f32
+    linalg.yield %q : f32
+  }
+  return
+}
+
+// -----
+
+// An epilogue writing a buffer the reduction reads (w, while other blocks
+// still read it): not merged.
+// CHECK-LABEL: func.func @epilogue_writes_input
+// CHECK:       memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column
+// CHECK:       memopt.kernel_group attributes {strategy = #memopt.elementwise
+func.func @epilogue_writes_input(%a: memref<4096x4096xf32>, %w: memref<4096xf32>, %t: memref<4096xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%a, %w : memref<4096x4096xf32>, memref<4096xf32>) outs(%t : memref<4096xf32>) {
+  ^bb0(%x: f32, %v: f32, %acc: f32):
+    %p = arith.mulf %x, %v : f32
+    %r = arith.addf %p, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%t : memref<4096xf32>) outs(%w : memref<4096xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// i8 inputs summed in i32: vectors of 16 and a warp of chunks side by side
+// (few row lanes are needed); a block finishes its 32 x 16 columns one per
+// thread, so it has 512 threads (16 row lanes, 4 rows each), not 256.
+// CHECK-LABEL: func.func @i8_wide_vectors
+// CHECK:       strategy = #memopt.column_reduce<form = whole_column, vector = 16, threads = 512, column_threads = 32, rows_per_block = 64, unroll = 4, seed_from_fill = false>
+func.func @i8_wide_vectors(%x: memref<64x327680xi8>, %y: memref<327680xi32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<64x327680xi8>) outs(%y : memref<327680xi32>) {
+  ^bb0(%a: i8, %acc: i32):
+    %w = arith.extsi %a : i8 to i32
+    %r = arith.addi %w, %acc : i32
+    linalg.yield %r : i32
+  }
+  return
+}

@@ -107,6 +107,10 @@ matchColumnReduce(linalg::GenericOp op, const KernelTargetInfo &target,
     return failure();
   }
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, [](int64_t r) { return r <= 0; })) {
+    why = "dynamic or empty loop ranges";
+    return failure();
+  }
   ColumnReduceInfo info{*kind, {}, {}, ranges[red], 1, 1, 1, 1};
   for (unsigned i = 0; i < n; ++i) {
     if (i < red)
@@ -168,9 +172,10 @@ static ColumnConfig chooseColumnConfig(const ColumnReduceInfo &info,
   while (threads / colThreads > wanted && colThreads < widest)
     colThreads *= 2;
   if (threads / colThreads > wanted)
-    threads = std::max<int64_t>(
-        llvm::alignTo(colThreads * wanted, warp),
-        llvm::alignTo(colThreads * info.vec, warp));
+    threads = llvm::alignTo(colThreads * wanted, warp);
+  // The first colThreads x vec threads each finish one output.
+  threads = std::max<int64_t>(threads,
+                              llvm::alignTo(colThreads * info.vec, warp));
   int64_t rowLanes = threads / colThreads;
   int64_t unroll = std::clamp<int64_t>(llvm::divideCeil(info.rows, rowLanes),
                                        1, target.columnUnroll);
@@ -222,6 +227,24 @@ bool kf::isColumnEpilogue(linalg::GenericOp op,
     why = "the epilogue does not read the reduction's result";
     return false;
   }
+  // Threads store epilogue outputs while other blocks still read the
+  // reduction's inputs, and other threads read the epilogue's inputs at
+  // other points: neither may be an epilogue output.
+  DenseSet<Value> read;
+  for (Value in : op.getDpsInputs())
+    if (isa<MemRefType>(in.getType()))
+      read.insert(getRootBuffer(in));
+  for (linalg::GenericOp e : epilogue)
+    for (OpOperand *in : e.getDpsInputOperands())
+      if (isa<MemRefType>(in->get().getType()) &&
+          !e.getMatchingIndexingMap(in).isIdentity())
+        read.insert(getRootBuffer(in->get()));
+  for (linalg::GenericOp e : epilogue)
+    for (Value out : e.getDpsInits())
+      if (read.contains(getRootBuffer(out))) {
+        why = "an epilogue op writes a buffer the kernel reads";
+        return false;
+      }
   return true;
 }
 
@@ -671,7 +694,10 @@ DenseSet<Value> kf::emitColumnReduceKernel(
   members.insert(op);
   if (fill)
     members.insert(fill);
-  SmallVector<Value> written = {getRootBuffer(op.getDpsInits()[0])};
+  // The reduction's output without a fill seeds from its old value: kept.
+  SmallVector<Value> written;
+  if (fill)
+    written.push_back(getRootBuffer(op.getDpsInits()[0]));
   for (linalg::GenericOp e : epilogue)
     for (Value out : e.getDpsInits())
       written.push_back(getRootBuffer(out));

@@ -208,6 +208,15 @@ static unsigned formBlockGroups(RewriterBase &rewriter, Block &block,
     if (followsBarrier.count(epilogue.front()) ||
         !isColumnEpilogue(column, epilogue, why))
       return;
+    // Nothing between them may touch memory: the group moves the reduction
+    // down to its epilogue.
+    if (column->getBlock() != epilogue.front()->getBlock())
+      return;
+    for (Operation *o = column->getNextNode(); o && o != epilogue.front();
+         o = o->getNextNode())
+      if (!isa<memref::AllocOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
+               memref::CastOp, arith::ConstantOp>(o))
+        return;
     for (linalg::GenericOp e : epilogue)
       refusals.erase(e);
     llvm::append_range(planned.back(), epilogue);
