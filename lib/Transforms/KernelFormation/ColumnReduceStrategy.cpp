@@ -188,6 +188,11 @@ bool kf::canSeedFromFill(linalg::GenericOp op, const KernelTargetInfo &target) {
   return succeeded(info) && target.blockSize % target.warpSize == 0;
 }
 
+ColumnGroupOps kf::splitColumnGroup(ArrayRef<linalg::GenericOp> ops) {
+  unsigned at = ops.size() >= 2 && isFillOf(ops[0], ops[1]) ? 1 : 0;
+  return {at ? ops[0] : linalg::GenericOp(), ops[at], ops.drop_front(at + 1)};
+}
+
 bool kf::isColumnEpilogue(linalg::GenericOp op,
                           ArrayRef<linalg::GenericOp> epilogue,
                           std::string &why) {
@@ -417,6 +422,25 @@ static void storeSeeded(OpBuilder &b, Location loc, linalg::GenericOp op,
   evalElementwiseChain(b, loc, epi.ops, idx, held, epi.privates);
 }
 
+/// The launch's linear thread index over blocks of `threads`, with the
+/// builder inside a guard `index < count` when the blocks cover more.
+static Value getGuardedThreadIndex(OpBuilder &b, Location loc,
+                                   gpu::LaunchOp launch, int64_t threads,
+                                   int64_t blocks, int64_t count) {
+  Value i = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, launch.getBlockIds().x,
+                            cIdx(b, loc, threads)),
+      launch.getThreadIds().x);
+  if (blocks * threads != count) {
+    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, i,
+                                     cIdx(b, loc, count));
+    auto ifOp = scf::IfOp::create(b, loc, ok, false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  }
+  return i;
+}
+
 /// Elements (0, `col`) .. (`n` - 1, `col`) of `buf` combined in that order,
 /// from the identity (a deterministic order across warps and slices).
 static Value combineInOrder(OpBuilder &b, Location loc,
@@ -589,17 +613,8 @@ static void emitColumnBlocks(RewriterBase &b, linalg::GenericOp op,
   int64_t finishBlocks = llvm::divideCeil(outputs, finishThreads);
   gpu::LaunchOp finish =
       createLaunch(b, loc, {finishBlocks}, {finishThreads});
-  Value o = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, finish.getBlockIds().x,
-                            cIdx(b, loc, finishThreads)),
-      finish.getThreadIds().x);
-  if (finishBlocks * finishThreads != outputs) {
-    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, o,
-                                     cIdx(b, loc, outputs));
-    auto ifOp = scf::IfOp::create(b, loc, ok, false);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  }
+  Value o = getGuardedThreadIndex(b, loc, finish, finishThreads, finishBlocks,
+                                  outputs);
   Value total = combineInOrder(b, loc, info.kind, workspace, slices, o);
   SmallVector<Value> bc = delinearize(b, loc, o, {info.batch, info.cols});
   storeSeeded(b, loc, op, info, delinearize(b, loc, bc[0], info.outer), bc[1],
@@ -627,17 +642,8 @@ static void emitAtomicColumnReduce(RewriterBase &b, linalg::GenericOp op,
   b.setInsertionPoint(op);
   gpu::LaunchOp launch =
       createLaunch(b, loc, {colBlocks, rowBlocks}, {threads});
-  Value chunk = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, launch.getBlockIds().x,
-                            cIdx(b, loc, threads)),
-      launch.getThreadIds().x);
-  if (colBlocks * threads != colChunks) {
-    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, chunk,
-                                     cIdx(b, loc, colChunks));
-    auto ifOp = scf::IfOp::create(b, loc, ok, false);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  }
+  Value chunk = getGuardedThreadIndex(b, loc, launch, threads, colBlocks,
+                                      colChunks);
   Value col0 = arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec));
   Value rowStart = arith::MulIOp::create(b, loc, launch.getBlockIds().y,
                                          cIdx(b, loc, rowsPerBlock));

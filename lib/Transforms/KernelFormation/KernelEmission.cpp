@@ -131,20 +131,13 @@ mlir::memopt::emitKernelGroup(RewriterBase &rewriter, KernelGroupOp groupOp,
         return fused;
       })
       .Case([&](ColumnReduceStrategyAttr s) -> FailureOr<unsigned> {
-        // [fill of its output], the reduction, [elementwise epilogue].
-        linalg::GenericOp fill;
-        unsigned at = 0;
-        if (ops.size() >= 2 && isFillOf(ops[0], ops[1])) {
-          fill = ops[0];
-          at = 1;
-        }
-        ArrayRef<linalg::GenericOp> epilogue = ArrayRef(ops).drop_front(at + 1);
-        if (failed(checkColumnReduceStrategy(ops[at], fill, epilogue, s,
+        ColumnGroupOps c = splitColumnGroup(ops);
+        if (failed(checkColumnReduceStrategy(c.op, c.fill, c.epilogue, s,
                                              target, anchor)))
           return failure();
         dissolve(rewriter, groupOp);
         DenseSet<Value> privates = emitColumnReduceKernel(
-            rewriter, ops[at], fill, epilogue, s, target);
+            rewriter, c.op, c.fill, c.epilogue, s, target);
         eraseFusedOps(rewriter, ops, privates);
         return 0u;
       })

@@ -122,6 +122,14 @@ void emitTileTransposeKernel(RewriterBase &b, const TileFusion &fusion,
 FailureOr<ColumnReduceStrategyAttr>
 selectColumnReduceStrategy(linalg::GenericOp op, linalg::GenericOp fill,
                            const KernelTargetInfo &target, std::string &why);
+/// A column group's ops: [a fill of the reduction's output], the
+/// reduction, [its elementwise epilogue].
+struct ColumnGroupOps {
+  linalg::GenericOp fill, op;
+  ArrayRef<linalg::GenericOp> epilogue;
+};
+ColumnGroupOps splitColumnGroup(ArrayRef<linalg::GenericOp> ops);
+
 /// Whether a fill of `op`'s output just before it belongs in its group:
 /// the family applies and seeds its result with the fill.
 bool canSeedFromFill(linalg::GenericOp op, const KernelTargetInfo &target);

@@ -77,20 +77,14 @@ mlir::memopt::selectKernelStrategy(KernelGroupOp groupOp,
   }
   // A reduction with parallel loops inside it, with the fill that seeds it
   // and the elementwise epilogue over its outputs.
-  linalg::GenericOp fill;
-  unsigned at = 0;
-  if (ops.size() >= 2 && isFillOf(ops[0], ops[1])) {
-    fill = ops[0];
-    at = 1;
-  }
+  ColumnGroupOps c = splitColumnGroup(ops);
   std::string whyEpilogue;
-  if (isColumnEpilogue(ops[at], ArrayRef(ops).drop_front(at + 1),
-                       whyEpilogue)) {
-    linalg::GenericOp op = ops[at];
+  if (isColumnEpilogue(c.op, c.epilogue, whyEpilogue)) {
+    linalg::GenericOp op = c.op;
     std::string whyTranspose, whyColumn;
     (void)matchTranspose(op, whyTranspose);
     FailureOr<ColumnReduceStrategyAttr> s =
-        selectColumnReduceStrategy(op, fill, target, whyColumn);
+        selectColumnReduceStrategy(op, c.fill, target, whyColumn);
     if (succeeded(s))
       return Attribute(*s);
     std::string reason =
