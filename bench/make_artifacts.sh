@@ -5,7 +5,8 @@
 # Usage: bench/make_artifacts.sh BUILD_DIR OUT_DIR [--kernels-only] [--no-variants]
 # --kernels-only skips the CPU references (scripts/compare-builds.sh diffs
 # only PTX and manifests); --no-variants skips the option variants of the
-# long-row and transpose workloads and the enlarged W1-W8.
+# long-row and transpose workloads and the enlarged W1-W8. MEMOPT_SWEEP=0
+# leaves out the row sweep's programs (bench/sweep.py).
 set -euo pipefail
 BUILD=${1:?build dir}
 OUT=${2:?output dir}
@@ -80,6 +81,27 @@ for pair in residual_rmsnorm_divisor:residual_rmsnorm_f16_32x4096 \
   echo "verification_failed" > "$OUT/$name.expect"
   echo "--no-timing" > "$OUT/$name.runargs"
   echo "compiled $name"
+done
+# The row sweep (bench/sweep.py): generated programs, as sw-*.
+if [[ ${MEMOPT_SWEEP:-1} == 1 ]]; then
+  python3 "$HERE/sweep.py" --write "$OUT/sweep-inputs" > /dev/null
+  for f in "$OUT"/sweep-inputs/*.mlir; do
+    name=$(basename "$f" .mlir)
+    for p in baseline optimized reference; do
+      memopt_compile "$f" --pipeline=$p -o "$OUT/$name.$p"
+    done
+    echo "compiled $name"
+  done
+  rm -rf "$OUT/sweep-inputs"
+fi
+# Accuracy programs (bench/accuracy.py runs them on every 16-bit input):
+# approx = the optimizing pipeline, precise = without approximate math.
+mkdir -p "$OUT/accuracy"
+for f in "$HERE"/accuracy/*.mlir; do
+  name=$(basename "$f" .mlir)
+  "$BUILD/bin/memopt-compile" "$f" --pipeline=optimized -o "$OUT/accuracy/$name.approx"
+  "$BUILD/bin/memopt-compile" "$f" --pipeline=optimized --approximate-math=false -o "$OUT/accuracy/$name.precise"
+  echo "compiled accuracy/$name"
 done
 if [[ $NO_VARIANTS == 1 ]]; then
   git -C "$ROOT" rev-parse HEAD > "$OUT/commit.txt" 2>/dev/null || true

@@ -132,7 +132,35 @@ def _workloads(torch):
     def sm0(x):
         return torch.softmax(x, 0)
 
+    def biasgelu(x, b):
+        return F.gelu(x.float() + b.float(), approximate="tanh").bfloat16()
+
+    def rmsdec(x, g):
+        h = x.float()
+        return (h * torch.rsqrt((h * h).mean(-1, keepdim=True) + 1e-6) *
+                g.float()).bfloat16()
+
+    def addrmsdec(x, r, g):
+        h = x + r
+        return h, rmsdec(h, g)
+
     return {
+        "biasgelu": ("bf16 bias + tanh-GELU in f32, 16384x4096 bf16",
+                     lambda: (rand(ROWS, COLS).bfloat16(),
+                              rand(COLS).bfloat16()), biasgelu),
+        "rmsdec1": ("decode RMSNorm, 1x8192 bf16, f32 statistics",
+                    lambda: (rand(1, 8192).bfloat16(),
+                             rand(8192).bfloat16()), rmsdec),
+        "rmsdec16": ("decode RMSNorm, 16x8192 bf16, f32 statistics",
+                     lambda: (rand(16, 8192).bfloat16(),
+                              rand(8192).bfloat16()), rmsdec),
+        "rmsdec64": ("decode RMSNorm, 64x8192 bf16, f32 statistics",
+                     lambda: (rand(64, 8192).bfloat16(),
+                              rand(8192).bfloat16()), rmsdec),
+        "addrmsdec32": ("decode residual add + RMSNorm, 32x4096 bf16",
+                        lambda: (rand(32, 4096).bfloat16(),
+                                 rand(32, 4096).bfloat16(),
+                                 rand(4096).bfloat16()), addrmsdec),
         "midmean": ("mean over the middle dim, (64, 512, 1024) f32",
                     lambda: (rand(64, 512, 1024),), midmean),
         "bnstats": ("batch-norm statistics of NCHW (64, 128, 56, 56) f32",
@@ -266,9 +294,23 @@ def _jax_workloads(jax):
     def sm0(x):
         return nn.softmax(x, axis=0)
 
+    def biasgelu(x, b):
+        return nn.gelu(x.astype(jnp.float32) + b.astype(jnp.float32),
+                       approximate=True).astype(jnp.bfloat16)
+
+    def rmsdec(x, g):
+        h = x.astype(jnp.float32)
+        return (h * lax.rsqrt(jnp.mean(h * h, -1, keepdims=True) + 1e-6) *
+                g.astype(jnp.float32)).astype(jnp.bfloat16)
+
+    def addrmsdec(x, r, g):
+        h = x + r
+        return h, rmsdec(h, g)
+
     return {f.__name__: f for f in
             (w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
-             midmean, bnstats, colwide, colnarrow, sm0)}
+             midmean, bnstats, colwide, colnarrow, sm0, biasgelu, rmsdec,
+             addrmsdec)}
 
 
 def _import_jax():
@@ -316,6 +358,43 @@ def _time(torch, fn, args, warmup, iters):
     return _summary(samples, warmup, "CUDA events around each call, median")
 
 
+def _time_graph(torch, fn, args, warmup, iters):
+    """Kernel time under CUDA-graph replay, as memopt-run's graph timing:
+    calls captured into one torch.cuda.CUDAGraph (enough that a replay
+    takes about a millisecond, 4 to 200), replayed `iters` times with CUDA
+    events around each replay; the median over the calls per graph."""
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        for _ in range(max(warmup, 3)):  # warm-up off the capture
+            fn(*args)
+    torch.cuda.current_stream().wait_stream(s)
+    torch.cuda.synchronize()
+    t = _time(torch, fn, args, 1, 5)["median_ms"]
+    runs = max(4, min(200, int(-(-1.0 // max(t, 1e-6)))))
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        for _ in range(runs):
+            fn(*args)
+    for _ in range(2):
+        g.replay()
+    torch.cuda.synchronize()
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    samples = []
+    for _ in range(min(iters, 10)):
+        start.record()
+        g.replay()
+        end.record()
+        end.synchronize()
+        samples.append(start.elapsed_time(end) / runs)
+    del g
+    return {"median_ms": statistics.median(samples), "min_ms": min(samples),
+            "runs_per_graph": runs,
+            "method": "CUDA events around replays of a CUDA graph of "
+                      "`runs_per_graph` calls, per call, median"}
+
+
 def _time_jax(jax, fn, args, warmup, iters):
     """Like _time for a jitted JAX function, with a wall clock (includes the
     dispatch and the wait), plus pipelined_ms: the mean of `iters` calls
@@ -360,16 +439,27 @@ def _matches(torch, got, ref):
 def _run_mode(torch, jax, mode, fn, inputs, warmup, iters):
     """Times fn (for jax, its JAX twin) in one mode; compile and jax are
     compiled and checked against eager outside the timed region."""
+    def with_graph(t, f):
+        try:
+            t["graph_replay"] = _time_graph(torch, f, inputs, warmup, iters)
+        except Exception as e:  # e.g. an op that cannot be captured
+            t["graph_replay"] = {"error": "%s: %s" % (type(e).__name__, e)}
+        return t
+
     if mode == "eager":
-        return _time(torch, fn, inputs, warmup, iters)
+        return with_graph(_time(torch, fn, inputs, warmup, iters), fn)
     if mode == "compile":
         f = torch.compile(fn)
         ok = _matches(torch, f(*inputs), fn(*inputs))
-        t = _time(torch, f, inputs, warmup, iters)
+        t = with_graph(_time(torch, f, inputs, warmup, iters), f)
     else:
         import numpy as np  # a JAX dependency
         jinputs = [_to_jax(jax, torch, x) for x in inputs]
-        f = jax.jit(_jax_workloads(jax)[fn.__name__])
+        if hasattr(fn, "_sweep_name"):
+            from sweep import sweep_jax
+            f = jax.jit(sweep_jax(jax, fn._sweep_name))
+        else:
+            f = jax.jit(_jax_workloads(jax)[fn.__name__])
         def back(o):  # numpy has no bf16: through f32
             if o.dtype == jax.numpy.bfloat16:
                 return torch.from_numpy(np.array(o.astype(np.float32))).cuda().bfloat16()
@@ -464,6 +554,12 @@ def main():
             print("peers: %s" % jax_error, file=sys.stderr)
     wanted = [w.strip() for w in args.only.split(",") if w.strip()] or \
         sorted(table)
+    # The row sweep's programs (bench/sweep.py) by name.
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from sweep import sweep_workload
+    for w in wanted:
+        if w not in table and sweep_workload(torch, w):
+            table[w] = sweep_workload(torch, w)
     unknown = [w for w in wanted if w not in table]
     for w in unknown:
         print("peers.py: no peer definition for %r; skipped" % w,
@@ -507,6 +603,9 @@ def main():
                 entry[mode] = t
                 pipe = " (pipelined %.4f ms)" % t["pipelined_ms"] \
                     if "pipelined_ms" in t else ""
+                if "median_ms" in t.get("graph_replay", {}):
+                    pipe += " (graph replay %.4f ms)" % \
+                        t["graph_replay"]["median_ms"]
                 print("peers: %-3s %-7s %9.4f ms %8.1f GB/s %6.1f%% of copy%s"
                       % (name, mode, t["median_ms"], t["gbps"],
                          100 * t["fraction_of_copy"], pipe))

@@ -148,6 +148,7 @@ def main():
                 "fraction_of_copy": num(t.get("fraction_of_copy")),
                 "model_bytes": num(t.get("model_bytes")),
                 "kernels": t.get("kernels"),
+                "graph_ms": num(get(t, "graph_replay", "median_ms")),
             }
         row["min_bytes"] = min_bytes
         row["bytes_reduction_model"] = num(
@@ -185,6 +186,7 @@ def main():
                     num(p.get("fraction_of_copy")),
                 "matches_eager": p.get("matches_eager"),
                 "method": p.get("method"),
+                "graph_ms": num(get(p, "graph_replay", "median_ms")),
             }
             pipe = num(p.get("pipelined_ms"))  # jax only
             if pipe and bytes_used and peer_copy:
@@ -227,6 +229,12 @@ def main():
     except Exception as e:
         plot_error = "bandwidth.png not written: %s" % e
 
+    if any(r["workload"].startswith("sw-") for r in rows):
+        try:
+            plot_sweep(rows, os.path.join(args.out, "sweep.png"))
+        except Exception as e:
+            plot_error = (plot_error or "") + " sweep.png not written: %s" % e
+
     lines = table(rows, results)
     if plot_error:
         lines.insert(0, plot_error)
@@ -236,6 +244,48 @@ def main():
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
     return 0
+
+
+def plot_sweep(rows, path):
+    """% of copy against row length for the row sweep (bench/sweep.py):
+    one panel per op and dtype, memopt optimized and the peers."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    groups = {}
+    for r in rows:
+        parts = r["workload"].split("-")
+        if len(parts) != 4 or parts[0] != "sw":
+            continue
+        shape = parts[3].split("x")
+        groups.setdefault("%s %s" % (parts[1], parts[2]), []).append(
+            (int(shape[1]), r))
+    fig, axes = plt.subplots(1, len(groups), figsize=(5 * len(groups), 4),
+                             squeeze=False)
+    for ax, (title, pts) in zip(axes[0], sorted(groups.items())):
+        pts.sort(key=lambda p: p[0])
+        for label, key, color in (("memopt", "optimized", "#1f77b4"),
+                                  ("torch.compile", "compile", "#2ca02c"),
+                                  ("JAX (back to back)", "jax", "#9467bd"),
+                                  ("eager", "eager", "#ff7f0e")):
+            field = "pipelined_fraction_of_copy" if key == "jax" else \
+                "fraction_of_copy"
+            xs = [c for c, r in pts if get(r, key, field) is not None]
+            ys = [100 * get(r, key, field) for c, r in pts
+                  if get(r, key, field) is not None]
+            if xs:
+                ax.plot(xs, ys, marker="o", label=label, color=color)
+        ax.set_xscale("log", base=2)
+        ax.set_ylim(0, 110)
+        ax.axhline(80, color="#999", lw=0.8, ls="--")
+        ax.set_title(title + " (32 MiB input)")
+        ax.set_xlabel("row length")
+        ax.set_ylabel("% of copy bandwidth")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
 
 
 def plot(rows, results, path):
@@ -336,6 +386,27 @@ def table(rows, results):
         if r["memopt_status"] == "error":
             lines.append("    memopt-run error: %s" %
                          (r.get("memopt_error") or "").splitlines()[0][:150])
+    # Latency: per-call times under CUDA-graph replay (memopt-run's and the
+    # torch peers' graphs of many calls), where the kernels are short
+    # enough for launch latency to matter.
+    short = [r for r in rows
+             if (get(r, "optimized", "median_ms") or 1.0) < 0.05]
+    if short:
+        lines.append("")
+        lines.append("graph replay, us per call (kernels under 50 us; "
+                     "opt/comp = optimized / torch.compile):")
+        gfmt = "%-12s" + " %9s" * 5
+        lines.append(gfmt % ("workload", "base", "opt", "eager", "compile",
+                             "opt/comp"))
+        for r in short:
+            def us(key):
+                x = get(r, key, "graph_ms")
+                return None if x is None else 1e3 * x
+            o, c = us("optimized"), us("compile")
+            lines.append(gfmt % (
+                r["workload"][:12], fmt(us("baseline"), ".2f"), fmt(o, ".2f"),
+                fmt(us("eager"), ".2f"), fmt(c, ".2f"),
+                fmt(o / c if o and c else None, ".2f")))
     return lines
 
 

@@ -16,6 +16,8 @@
 #   5. runs bench/peers.py (PyTorch eager, torch.compile and JAX jit, same
 #      shapes),
 #   6. merges everything with bench/report.py and prints the final table.
+# Between 4 and 5, bench/accuracy.py runs the accuracy programs of
+# ARTIFACT_DIR/accuracy (every 16-bit input against f64) into accuracy.json.
 #
 # Output goes to $OUT (default ./bench-out), at most 6 files:
 #   results.json bandwidth.png table.txt log.txt env.txt sanitizer.txt
@@ -216,6 +218,18 @@ elif [[ $NO_GPU -eq 0 && -z "${MEMOPT_SKIP_SANITIZER:-}" ]]; then
   log "racecheck/synccheck: $(grep -c ': exit 0:' "$OUT/racecheck.txt") clean runs, $(grep -c ': exit [1-9]' "$OUT/racecheck.txt") failed"
 else
   log "compute-sanitizer skipped"
+fi
+
+# --- 4b. Accuracy of the GPU math ------------------------------------------
+# Every 16-bit input of the accuracy programs, approximate and precise
+# math, against f64 (bench/accuracy.py; written to accuracy.json).
+if [[ $NO_GPU -eq 0 && -d "$ART/accuracy" ]]; then
+  section "accuracy (bench/accuracy.py)"
+  python3 "$HERE/accuracy.py" --artifacts "$ART/accuracy" \
+    --json "$OUT/accuracy.json" 2>&1 | tee -a "$LOG"
+  rc=${PIPESTATUS[0]}
+  log "accuracy.py: exit $rc"
+  [[ $rc -ne 0 ]] && STATUS=1
 fi
 
 # --- 5. Peers -----------------------------------------------------------------

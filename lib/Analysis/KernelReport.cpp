@@ -70,11 +70,11 @@ static int64_t opsOf(Operation *op) {
 KernelReport mlir::memopt::analyzeKernel(Operation *kernel) {
   KernelReport r;
   Region *body = nullptr;
-  bool haveSizes = false;
+  bool haveGrid = false, haveBlock = false;
   if (auto launch = dyn_cast<gpu::LaunchOp>(kernel)) {
     body = &launch.getBody();
-    haveSizes = constantDims(launch.getGridSizeOperandValues(), r.grid) &&
-                constantDims(launch.getBlockSizeOperandValues(), r.block);
+    haveGrid = constantDims(launch.getGridSizeOperandValues(), r.grid);
+    haveBlock = constantDims(launch.getBlockSizeOperandValues(), r.block);
     if (auto f = launch->getParentOfType<FunctionOpInterface>())
       r.name = f.getName().str() + " (gpu.launch)";
   } else if (auto func = dyn_cast<gpu::GPUFuncOp>(kernel)) {
@@ -88,51 +88,65 @@ KernelReport mlir::memopt::analyzeKernel(Operation *kernel) {
         out[i] = (*k)[i];
       return true;
     };
-    haveSizes = known(func.getKnownGridSize(), r.grid) &&
-                known(func.getKnownBlockSize(), r.block);
-    if (!haveSizes) {
+    haveGrid = known(func.getKnownGridSize(), r.grid);
+    haveBlock = known(func.getKnownBlockSize(), r.block);
+    if (!haveGrid || !haveBlock) {
       // The one launch with constant sizes.
       auto module = func->getParentOfType<gpu::GPUModuleOp>();
       Operation *top = module ? module->getParentOp() : nullptr;
       int found = 0;
+      std::array<int64_t, 3> grid{}, block{};
+      bool g = false, b = false;
       if (top && module)
         top->walk([&](gpu::LaunchFuncOp lf) {
           if (lf.getKernelModuleName() != module.getNameAttr() ||
               lf.getKernelName() != func.getNameAttr())
             return;
           ++found;
-          haveSizes = constantDims(lf.getGridSizeOperandValues(), r.grid) &&
-                      constantDims(lf.getBlockSizeOperandValues(), r.block);
+          g = constantDims(lf.getGridSizeOperandValues(), grid);
+          b = constantDims(lf.getBlockSizeOperandValues(), block);
         });
-      if (found != 1)
-        haveSizes = false;
+      if (found == 1) {
+        if (!haveGrid && g) {
+          r.grid = grid;
+          haveGrid = true;
+        }
+        if (!haveBlock && b) {
+          r.block = block;
+          haveBlock = true;
+        }
+      }
     }
   } else {
     return r;
   }
+  if (!haveGrid)
+    r.grid = {};
+  if (!haveBlock)
+    r.block = {};
   KernelTraffic t = analyzeKernelTraffic(*body);
   r.bytesRead = t.bytesRead;
   r.bytesWritten = t.bytesWritten;
 
   // Without sizes, counts stay unknown but the sector efficiency (a ratio)
-  // is still weighted by trip counts.
-  int64_t threads = -1, blocks = -1, warpsPerBlock = 1;
-  if (haveSizes) {
-    blocks = r.grid[0] * r.grid[1] * r.grid[2];
-    threads = blocks * r.block[0] * r.block[1] * r.block[2];
-    warpsPerBlock =
-        llvm::divideCeil(r.block[0] * r.block[1] * r.block[2], kLanes);
-  }
+  // is still weighted by trip counts; the block size alone gives the
+  // per-block figures.
+  int64_t blocks = haveGrid ? r.grid[0] * r.grid[1] * r.grid[2] : -1;
+  int64_t blockThreads =
+      haveBlock ? r.block[0] * r.block[1] * r.block[2] : -1;
+  int64_t warpsPerBlock =
+      haveBlock ? llvm::divideCeil(blockThreads, kLanes) : 1;
   int64_t ops = 0, conflictsLd = 0, conflictsSt = 0;
+  int64_t warpAccessesLd = 0, warpAccessesSt = 0;
   double useful = 0, fetched = 0;
-  bool effKnown = true, opsKnown = haveSizes, banksKnown = haveSizes;
+  bool effKnown = true, opsKnown = haveBlock, banksKnown = haveBlock;
   body->walk([&](Operation *op) {
     if (int64_t n = opsOf(op)) {
       int64_t trips = tripsPerThread(op, kernel);
       if (trips < 0)
         opsKnown = false;
       else if (opsKnown)
-        ops += n * trips * threads;
+        ops += n * trips * blockThreads;
     }
     if (!isModelledAccess(op))
       return;
@@ -155,11 +169,13 @@ KernelReport mlir::memopt::analyzeKernel(Operation *kernel) {
         return;
       }
       int64_t perBlock = u->wavefronts - u->phases;
-      if (trips < 0)
+      if (trips < 0) {
         banksKnown = false;
-      else if (banksKnown)
-        (a->isWrite ? conflictsSt : conflictsLd) +=
-            perBlock * trips * blocks;
+      } else if (banksKnown) {
+        (a->isWrite ? conflictsSt : conflictsLd) += perBlock * trips;
+        (a->isWrite ? warpAccessesSt : warpAccessesLd) +=
+            warpsPerBlock * trips;
+      }
       return;
     }
     if (trips < 0) {
@@ -170,11 +186,23 @@ KernelReport mlir::memopt::analyzeKernel(Operation *kernel) {
     useful += double(s.usefulBytes) * double(trips);
     fetched += double(s.sectors * 32) * double(trips);
   });
-  if (opsKnown)
-    r.ops = ops;
+  if (opsKnown) {
+    r.opsPerBlock = ops;
+    if (haveGrid)
+      r.ops = ops * blocks;
+  }
   if (banksKnown) {
-    r.bankConflictsLoad = conflictsLd;
-    r.bankConflictsStore = conflictsSt;
+    r.bankConflictsLoadPerBlock = conflictsLd;
+    r.bankConflictsStorePerBlock = conflictsSt;
+    if (warpAccessesLd > 0)
+      r.bankConflictsPerWarpLoad = double(conflictsLd) / double(warpAccessesLd);
+    if (warpAccessesSt > 0)
+      r.bankConflictsPerWarpStore =
+          double(conflictsSt) / double(warpAccessesSt);
+    if (haveGrid) {
+      r.bankConflictsLoad = conflictsLd * blocks;
+      r.bankConflictsStore = conflictsSt * blocks;
+    }
   }
   if (effKnown)
     r.sectorEfficiency = fetched > 0 ? useful / fetched : 1.0;

@@ -36,7 +36,10 @@ static void addCleanup(OpPassManager &pm) {
 
 LogicalResult mlir::memopt::buildInputStage(OpPassManager &pm,
                                             const MemoptPipelineConfig &cfg) {
-  // Check first: later passes assume the contract and would crash or
+  // Frontends' spellings of in-contract values (alloc_tensor, splat
+  // constants, scalars in 0-d tensors) first.
+  pm.addNestedPass<func::FuncOp>(createMemoptNormalizeFrontendFormsPass());
+  // Check next: later passes assume the contract and would crash or
   // miscompile outside it.
   pm.addPass(createMemoptCheckInputContractPass());
   // Kernel formation only understands linalg.generic.
@@ -58,6 +61,9 @@ LogicalResult mlir::memopt::buildInputStage(OpPassManager &pm,
     // Cheap producers of column-like reductions recomputed inside them
     // (kernel formation fuses producers into row kernels, not these).
     pm.addNestedPass<func::FuncOp>(createMemoptRecomputeProducersPass());
+    // Math only observed after rounding to 16 bits: approximate forms.
+    if (cfg.approximateMath)
+      pm.addNestedPass<func::FuncOp>(createMemoptApproximateMathPass());
   }
   // Inputs read-only, outputs distinct: what bufferization must respect at
   // the boundary (after decomposition, since its copies are generics).
@@ -346,6 +352,11 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
           clEnumValN(BankFixMode::Swizzle, "swizzle", "XOR swizzle"),
           clEnumValN(BankFixMode::Auto, "auto", "Padding if proven, else swizzle"))};
 
+  Option<bool> approximateMath{
+      *this, "approximate-math",
+      llvm::cl::desc("Math only observed after rounding to 16 bits uses "
+                     "approximate GPU instructions (optimizing pipeline)"),
+      llvm::cl::init(true)};
   Option<unsigned> stages{
       *this, "stages",
       llvm::cl::desc("Software pipelining: tiles in flight (1 = no prefetch, "
@@ -366,6 +377,7 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
     cfg.features = features;
     cfg.optLevel = optLevel;
     cfg.bankFix = bankFix;
+    cfg.approximateMath = approximateMath;
     return cfg;
   }
 };

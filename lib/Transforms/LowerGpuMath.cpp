@@ -45,6 +45,67 @@ struct ExpToExp2 : OpRewritePattern<math::ExpOp> {
   }
 };
 
+/// math.tanh on f32 (16-bit floats through f32):
+///   |x| < 2^-4:  x + x^3 (-1/3 + x^2 2/15)   (Taylor, error < 2^-27 |x|)
+///   otherwise:   copysign((1 - e) / (1 + e), x), e = exp(-2|x|)
+/// e from ex2.approx (relative error ~2^-22): 1 - e >= 0.117 there, so the
+/// quotient is within ~2^-19 relative. Upstream's expansion uses the second
+/// form everywhere, which returns 0 for |x| < 2^-25 and loses most bits
+/// below 2^-12. With the `afn` flag (memopt-approximate-math: the result
+/// is only observed in 16 bits) the quotient is (1 - e) * rcp.approx(1 + e)
+/// (1 + e in [1, 2], one more ulp) instead of a correctly rounded division.
+struct TanhLowering : OpRewritePattern<math::TanhOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::TanhOp op,
+                                PatternRewriter &rewriter) const override {
+    Type t = op.getType();
+    if (!t.isF32() && !t.isF16() && !t.isBF16())
+      return failure();
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    auto cst = [&](float v) -> Value {
+      return arith::ConstantOp::create(rewriter, loc,
+                                       rewriter.getF32FloatAttr(v));
+    };
+    Value x = op.getOperand();
+    if (t != f32)
+      x = arith::ExtFOp::create(rewriter, loc, f32, x);
+    Value a = math::AbsFOp::create(rewriter, loc, x);
+    // Small |x|: odd Taylor polynomial.
+    Value x2 = arith::MulFOp::create(rewriter, loc, x, x);
+    Value p = math::FmaOp::create(rewriter, loc, x2, cst(2.0f / 15.0f),
+                                  cst(-1.0f / 3.0f));
+    Value x3 = arith::MulFOp::create(rewriter, loc, x2, x);
+    Value small = math::FmaOp::create(rewriter, loc, x3, p, x);
+    // Otherwise through e = exp(-2|x|) = exp2(|x| * -2 log2(e)).
+    Value e = math::Exp2Op::create(
+        rewriter, loc,
+        arith::MulFOp::create(rewriter, loc, a, cst(-2.8853900817779268f)));
+    Value num = arith::SubFOp::create(rewriter, loc, cst(1.0f), e);
+    Value den = arith::AddFOp::create(rewriter, loc, cst(1.0f), e);
+    Value q;
+    if (bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::afn)) {
+      Value r = LLVM::CallIntrinsicOp::create(
+                    rewriter, loc, f32,
+                    rewriter.getStringAttr("llvm.nvvm.rcp.approx.ftz.f"),
+                    ValueRange{den})
+                    .getResult(0);
+      q = arith::MulFOp::create(rewriter, loc, num, r);
+    } else {
+      q = arith::DivFOp::create(rewriter, loc, num, den);
+    }
+    Value large = math::CopySignOp::create(rewriter, loc, q, x);
+    Value isSmall = arith::CmpFOp::create(rewriter, loc,
+                                          arith::CmpFPredicate::OLT, a,
+                                          cst(0.0625f));
+    Value r = arith::SelectOp::create(rewriter, loc, isSmall, small, large);
+    if (t != f32)
+      r = arith::TruncFOp::create(rewriter, loc, t, r);
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
 /// A math op with a native f32 PTX instruction -> llvm.call_intrinsic.
 template <typename OpTy>
 struct ToIntrinsic : OpRewritePattern<OpTy> {
@@ -176,12 +237,14 @@ struct MemoptLowerGpuMathPass final
     RewritePatternSet patterns(ctx);
     // Compound functions in terms of exp, sqrt, log and arithmetic.
     math::populateExpansionPatterns(
-        patterns, {"tanh", "sinh", "cosh", "asinh", "acosh", "atanh", "tan",
+        patterns, {"sinh", "cosh", "asinh", "acosh", "atanh", "tan",
                    "powf", "fpowi", "rsqrt", "exp2f", "roundf", "clampf"});
     // 16-bit floats compute in f32.
     populateMathF32ExpansionPatterns(patterns, [](StringRef) { return true; });
     populateMathPolynomialApproximationPatterns(patterns, isApproximated);
     patterns.add<ExpToExp2>(ctx);
+    // Before the f32 expansion of 16-bit math (which would drop `afn`).
+    patterns.add<TanhLowering>(ctx, /*benefit=*/2);
     patterns.add<ToIntrinsic<math::SqrtOp>>(ctx, "sqrt");
     patterns.add<ToIntrinsic<math::Exp2Op>>(ctx, "exp2");
     patterns.add<ToIntrinsic<math::FloorOp>>(ctx, "floor");

@@ -53,6 +53,16 @@ struct MemoptReportTrafficPass final
     auto count = [](int64_t v) {
       return v < 0 ? std::string("?") : std::to_string(v);
     };
+    // A total, or the per-block figure ("N/blk") when only the block size
+    // is known.
+    auto countOrPerBlock = [&](int64_t total, int64_t perBlock) {
+      if (total >= 0 || perBlock < 0)
+        return count(total);
+      return std::to_string(perBlock) + "/blk";
+    };
+    auto orNull = [](double v) {
+      return v < 0 ? llvm::json::Value(nullptr) : llvm::json::Value(v);
+    };
     llvm::json::Array kernels;
     for (const KernelReport &r : reports) {
       std::string eff =
@@ -67,8 +77,11 @@ struct MemoptReportTrafficPass final
           "%-28s %-16s %-12s %12lld %12lld %7s %10s %10s %12s %7s %9.2f %s\n",
           r.name.c_str(), dims(r.grid).c_str(), dims(r.block).c_str(),
           (long long)r.bytesRead, (long long)r.bytesWritten, eff.c_str(),
-          count(r.bankConflictsLoad).c_str(),
-          count(r.bankConflictsStore).c_str(), count(r.ops).c_str(),
+          countOrPerBlock(r.bankConflictsLoad, r.bankConflictsLoadPerBlock)
+              .c_str(),
+          countOrPerBlock(r.bankConflictsStore, r.bankConflictsStorePerBlock)
+              .c_str(),
+          countOrPerBlock(r.ops, r.opsPerBlock).c_str(),
           ai.c_str(), r.boundTimeUs(device),
           r.memoryBound(device) ? "memory" : "compute");
       llvm::json::Object k{
@@ -79,7 +92,12 @@ struct MemoptReportTrafficPass final
           {"bytes_written", r.bytesWritten},
           {"bank_conflicts_ld", r.bankConflictsLoad},
           {"bank_conflicts_st", r.bankConflictsStore},
+          {"bank_conflicts_ld_per_block", r.bankConflictsLoadPerBlock},
+          {"bank_conflicts_st_per_block", r.bankConflictsStorePerBlock},
+          {"bank_conflicts_per_warp_ld", orNull(r.bankConflictsPerWarpLoad)},
+          {"bank_conflicts_per_warp_st", orNull(r.bankConflictsPerWarpStore)},
           {"ops", r.ops},
+          {"ops_per_block", r.opsPerBlock},
           {"unknown_accesses", r.unknownAccesses},
           {"memory_time_us", r.memoryTimeUs(device)},
           {"compute_time_us", r.computeTimeUs(device)},

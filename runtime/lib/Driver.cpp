@@ -161,6 +161,20 @@ Status CudaDriver::load(const std::string &libraryPath) {
   resolve(handle, fns.cuLaunchKernelEx, "cuLaunchKernelEx");
   resolve(handle, fns.cuOccupancyMaxActiveClusters,
           "cuOccupancyMaxActiveClusters");
+  // Optional: timing by CUDA-graph replay.
+  resolve(handle, fns.cuStreamCreate, "cuStreamCreate");
+  resolve(handle, fns.cuStreamDestroy, "cuStreamDestroy_v2", "cuStreamDestroy");
+  resolve(handle, fns.cuStreamSynchronize, "cuStreamSynchronize");
+  resolve(handle, fns.cuStreamBeginCapture, "cuStreamBeginCapture_v2",
+          "cuStreamBeginCapture");
+  resolve(handle, fns.cuStreamEndCapture, "cuStreamEndCapture");
+  resolve(handle, fns.cuGraphInstantiateWithFlags,
+          "cuGraphInstantiateWithFlags");
+  resolve(handle, fns.cuGraphLaunch, "cuGraphLaunch");
+  resolve(handle, fns.cuGraphExecDestroy, "cuGraphExecDestroy");
+  resolve(handle, fns.cuGraphDestroy, "cuGraphDestroy");
+  resolve(handle, fns.cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2",
+          "cuMemcpyDtoDAsync");
   for (const Entry &e : entries) {
     if (e.ok)
       continue;

@@ -27,10 +27,11 @@ static std::string dim3String(const std::array<unsigned, 3> &d) {
 }
 
 /// cuLaunchKernelEx's configuration of cluster launch `st` over `grid` on
-/// the default stream; `attr` (the cluster shape) must outlive it.
+/// `stream`; `attr` (the cluster shape) must outlive it.
 static CUlaunchConfig getClusterLaunch(const Step &st,
                                        const std::array<unsigned, 3> &grid,
-                                       CUlaunchAttribute &attr) {
+                                       CUlaunchAttribute &attr,
+                                       CUstream stream) {
   attr = CUlaunchAttribute{};
   attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
   attr.value.clusterDim.x = st.cluster[0];
@@ -44,7 +45,7 @@ static CUlaunchConfig getClusterLaunch(const Step &st,
   cfg.blockDimY = st.block[1];
   cfg.blockDimZ = st.block[2];
   cfg.sharedMemBytes = st.sharedBytes;
-  cfg.hStream = nullptr;
+  cfg.hStream = stream;
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
   return cfg;
@@ -201,7 +202,7 @@ DevicePipeline::create(const CudaDriver &driver, const Manifest &manifest) {
     bool clustered = st.cluster != std::array<unsigned, 3>{1, 1, 1};
     if (clustered && api.cuOccupancyMaxActiveClusters) {
       CUlaunchAttribute attr;
-      CUlaunchConfig cfg = getClusterLaunch(st, st.grid, attr);
+      CUlaunchConfig cfg = getClusterLaunch(st, st.grid, attr, nullptr);
       int clusters = 0;
       CUresult qrc = api.cuOccupancyMaxActiveClusters(&clusters, f, &cfg);
       // Only a persistent launch depends on the answer; for others it is
@@ -378,12 +379,16 @@ Status DevicePipeline::poison() {
   return Status::ok();
 }
 
-Status DevicePipeline::launch(size_t stepIndex) {
+Status DevicePipeline::launch(size_t stepIndex, CUstream stream) {
   const Step &st = m.schedule[stepIndex];
   const DriverApi &api = drv.api();
   if (st.kind == Step::Kind::Copy) {
-    return drv.check(api.cuMemcpyDtoD(address(st.dst), address(st.src),
-                                      static_cast<size_t>(st.copyBytes)),
+    size_t bytes = static_cast<size_t>(st.copyBytes);
+    CUresult rc = stream ? api.cuMemcpyDtoDAsync(address(st.dst),
+                                                 address(st.src), bytes, stream)
+                         : api.cuMemcpyDtoD(address(st.dst), address(st.src),
+                                            bytes);
+    return drv.check(rc,
                      m.pipeline + " schedule[" + std::to_string(stepIndex) +
                          "]: cuMemcpyDtoD buffer " + std::to_string(st.src) +
                          " -> " + std::to_string(st.dst) + " (" +
@@ -427,14 +432,14 @@ Status DevicePipeline::launch(size_t stepIndex) {
                            "]: thread-block clusters need cuLaunchKernelEx "
                            "(CUDA 12 driver or newer)");
     CUlaunchAttribute attr;
-    CUlaunchConfig cfg = getClusterLaunch(st, grids[stepIndex], attr);
+    CUlaunchConfig cfg = getClusterLaunch(st, grids[stepIndex], attr, stream);
     rc = api.cuLaunchKernelEx(&cfg, functions[stepIndex],
                               params.empty() ? nullptr : params.data(),
                               nullptr);
   } else {
     rc = api.cuLaunchKernel(functions[stepIndex], st.grid[0], st.grid[1],
                             st.grid[2], st.block[0], st.block[1], st.block[2],
-                            st.sharedBytes, nullptr,
+                            st.sharedBytes, stream,
                             params.empty() ? nullptr : params.data(), nullptr);
   }
   return drv.check(rc, m.pipeline + " schedule[" + std::to_string(stepIndex) +
@@ -528,6 +533,95 @@ Expected<PipelineTiming> DevicePipeline::time(int warmup, int iters) {
   t.totalMedianMs = median(t.totalSamples);
   t.totalMinMs = *std::min_element(t.totalSamples.begin(), t.totalSamples.end());
   t.totalMaxMs = *std::max_element(t.totalSamples.begin(), t.totalSamples.end());
+  return t;
+}
+
+Expected<GraphTiming> DevicePipeline::timeGraph(int runsPerGraph, int warmup,
+                                                int iters) {
+  const DriverApi &api = drv.api();
+  if (!api.cuStreamCreate || !api.cuStreamDestroy || !api.cuStreamSynchronize ||
+      !api.cuStreamBeginCapture || !api.cuStreamEndCapture ||
+      !api.cuGraphInstantiateWithFlags || !api.cuGraphLaunch ||
+      !api.cuGraphExecDestroy || !api.cuGraphDestroy || !api.cuMemcpyDtoDAsync)
+    return makeError(ErrorKind::Cuda,
+                     m.pipeline + ": graph-replay timing needs stream capture "
+                                  "and graphs (CUDA 11.4 driver or newer)");
+  if (runsPerGraph < 1 || iters < 1)
+    return makeError(ErrorKind::Usage,
+                     m.pipeline + ": graph-replay timing needs at least one "
+                                  "run per graph and one timed replay");
+  // Resources released on every path.
+  struct Resources {
+    const DriverApi &api;
+    CUstream stream = nullptr;
+    CUgraph graph = nullptr;
+    CUgraphExec exec = nullptr;
+    ~Resources() {
+      if (exec)
+        api.cuGraphExecDestroy(exec);
+      if (graph)
+        api.cuGraphDestroy(graph);
+      if (stream)
+        api.cuStreamDestroy(stream);
+    }
+  } r{api};
+  // A non-blocking stream: capture on it does not involve the legacy
+  // default stream.
+  constexpr unsigned kStreamNonBlocking = 0x1;
+  constexpr int kCaptureModeThreadLocal = 1;
+  Status s = poison();
+  if (s.failed() ||
+      (s = drv.check(api.cuStreamCreate(&r.stream, kStreamNonBlocking),
+                     "cuStreamCreate"))
+          .failed() ||
+      (s = drv.check(api.cuStreamBeginCapture(r.stream, kCaptureModeThreadLocal),
+                     "cuStreamBeginCapture"))
+          .failed())
+    return s.error();
+  for (int k = 0; k < runsPerGraph && s.succeeded(); ++k)
+    for (size_t i = 0; i < m.schedule.size() && s.succeeded(); ++i)
+      s = launch(i, r.stream);
+  // End the capture even after a failed launch (the stream stays usable).
+  Status ended = drv.check(api.cuStreamEndCapture(r.stream, &r.graph),
+                           "cuStreamEndCapture");
+  if (s.failed())
+    return s.error();
+  if (ended.failed())
+    return ended.error();
+  if ((s = drv.check(api.cuGraphInstantiateWithFlags(&r.exec, r.graph, 0),
+                     "cuGraphInstantiateWithFlags"))
+          .failed())
+    return s.error();
+  EventSet events(drv);
+  if ((s = events.create(2)).failed())
+    return s.error();
+  GraphTiming t;
+  t.runsPerGraph = runsPerGraph;
+  for (int it = 0; it < warmup + iters; ++it) {
+    if ((s = drv.check(api.cuEventRecord(events[0], r.stream),
+                       "cuEventRecord"))
+            .failed() ||
+        (s = drv.check(api.cuGraphLaunch(r.exec, r.stream), "cuGraphLaunch"))
+            .failed() ||
+        (s = drv.check(api.cuEventRecord(events[1], r.stream),
+                       "cuEventRecord"))
+            .failed() ||
+        (s = drv.check(api.cuEventSynchronize(events[1]),
+                       m.pipeline + ": graph replay " + std::to_string(it) +
+                           " failed"))
+            .failed())
+      return s.error();
+    if (it < warmup)
+      continue;
+    float ms = 0.0f;
+    if ((s = drv.check(api.cuEventElapsedTime(&ms, events[0], events[1]),
+                       "cuEventElapsedTime"))
+            .failed())
+      return s.error();
+    t.samples.push_back(static_cast<double>(ms) / runsPerGraph);
+  }
+  t.medianMs = median(t.samples);
+  t.minMs = *std::min_element(t.samples.begin(), t.samples.end());
   return t;
 }
 

@@ -42,6 +42,19 @@ struct FakeEvent {
   double ms = 0.0;
 };
 int pendingError = 0; // sticky asynchronous error reported at synchronize
+/// Stream capture: launches on a capturing stream are recorded (with copies
+/// of their argument slots) instead of run; a graph replays them in order.
+struct FakeLaunch {
+  void *fn = nullptr;
+  std::vector<uint64_t> slots; // empty for a copy
+  unsigned long long dst = 0, src = 0;
+  size_t bytes = 0;
+};
+struct FakeGraph {
+  std::vector<FakeLaunch> launches;
+};
+FakeGraph *capturing = nullptr;
+void *captureStream = nullptr;
 } // namespace
 
 using CUresult = int;
@@ -170,10 +183,32 @@ CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char v, size_t n) {
   std::memset(reinterpret_cast<void *>(dst), v, n);
   return 0;
 }
+/// Argument slots the fake kernel `name` reads.
+static size_t fakeArgCount(const std::string &name) {
+  if (endsWith(name, "_fieldsum"))
+    return 6;
+  if (endsWith(name, "_recscale"))
+    return 3;
+  if (endsWith(name, "_fault"))
+    return 0;
+  return 4;
+}
+
 CUresult cuLaunchKernel(void *fn, unsigned, unsigned, unsigned, unsigned,
-                        unsigned, unsigned, unsigned, void *, void **params,
-                        void **) {
+                        unsigned, unsigned, unsigned, void *stream,
+                        void **params, void **) {
   const std::string &name = static_cast<FakeFunction *>(fn)->name;
+  if (capturing && stream == captureStream) {
+    FakeLaunch l;
+    l.fn = fn;
+    for (size_t i = 0, n = fakeArgCount(name); i < n; ++i) {
+      uint64_t v = 0;
+      std::memcpy(&v, params[i], sizeof(v));
+      l.slots.push_back(v);
+    }
+    capturing->launches.push_back(std::move(l));
+    return 0;
+  }
   auto ptr = [&](int i) {
     CUdeviceptr p;
     std::memcpy(&p, params[i], sizeof(p));
@@ -278,6 +313,70 @@ CUresult cuEventElapsedTime_v2(float *ms, void *a, void *b) {
 }
 CUresult cuEventDestroy_v2(void *e) {
   delete static_cast<FakeEvent *>(e);
+  return 0;
+}
+CUresult cuStreamCreate(void **stream, unsigned) {
+  *stream = new int(0);
+  return 0;
+}
+CUresult cuStreamDestroy_v2(void *stream) {
+  delete static_cast<int *>(stream);
+  return 0;
+}
+CUresult cuStreamSynchronize(void *) { return pendingError; }
+CUresult cuStreamBeginCapture_v2(void *stream, int) {
+  if (capturing)
+    return 900; // CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
+  capturing = new FakeGraph;
+  captureStream = stream;
+  return 0;
+}
+CUresult cuStreamEndCapture(void *stream, void **graph) {
+  if (!capturing || stream != captureStream)
+    return 901; // CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
+  *graph = capturing;
+  capturing = nullptr;
+  captureStream = nullptr;
+  return 0;
+}
+CUresult cuGraphInstantiateWithFlags(void **exec, void *graph,
+                                     unsigned long long) {
+  *exec = new FakeGraph(*static_cast<FakeGraph *>(graph));
+  return 0;
+}
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n,
+                              void *stream) {
+  if (capturing && stream == captureStream) {
+    FakeLaunch l;
+    l.dst = dst;
+    l.src = src;
+    l.bytes = n;
+    capturing->launches.push_back(l);
+    return 0;
+  }
+  return cuMemcpyDtoD_v2(dst, src, n);
+}
+CUresult cuGraphLaunch(void *exec, void *) {
+  for (FakeLaunch &l : static_cast<FakeGraph *>(exec)->launches) {
+    if (!l.fn) {
+      cuMemcpyDtoD_v2(l.dst, l.src, l.bytes);
+      continue;
+    }
+    std::vector<void *> params;
+    for (uint64_t &v : l.slots)
+      params.push_back(&v);
+    if (CUresult rc = cuLaunchKernel(l.fn, 1, 1, 1, 1, 1, 1, 0, nullptr,
+                                     params.data(), nullptr))
+      return rc;
+  }
+  return 0;
+}
+CUresult cuGraphExecDestroy(void *exec) {
+  delete static_cast<FakeGraph *>(exec);
+  return 0;
+}
+CUresult cuGraphDestroy(void *graph) {
+  delete static_cast<FakeGraph *>(graph);
   return 0;
 }
 CUresult cuGetErrorName(CUresult, const char **name) {

@@ -76,6 +76,13 @@ TEST_F(MemoptRunTest, PassingRunReportsEverything) {
   EXPECT_EQ(total->find("model_bytes")->getInt(), 20480);
   EXPECT_EQ(total->find("min_bytes")->getInt(), 12288);
   EXPECT_TRUE(total->find("fraction_of_copy") != nullptr);
+  // Graph replay: the fake records the captured launches and replays them.
+  const json::Value *graph = total->find("graph_replay");
+  ASSERT_NE(graph, nullptr) << r.output;
+  EXPECT_GE(graph->find("runs_per_graph")->getInt(), 4);
+  EXPECT_LE(graph->find("runs_per_graph")->getInt(), 200);
+  EXPECT_TRUE(graph->find("median_ms")->isNumber());
+  EXPECT_NE(r.output.find("graph replay ("), std::string::npos) << r.output;
   EXPECT_DOUBLE_EQ(
       v.find("bytes_reduction_model")->find("factor")->getNumber(),
       20480.0 / 12288.0);

@@ -23,6 +23,17 @@
 // CHECK: tile_transpose{{ +}}1x1x1{{ +}}32x32x1{{ +}}4096{{ +}}4096{{ +}}100.0%{{ +}}992{{ +}}0{{ +}}0{{ +}}0.000
 // JSON: "bank_conflicts_ld": 992,
 
+// Only known_block_size (issue 21): the per-block figures. The unpadded
+// tile again, 32 x 32 threads, no grid: 992 excess wavefronts per block,
+// 31 per warp-level load; 1024 operations per block (a square each).
+// CHECK: block_only{{ +}}0x0x0{{ +}}32x32x1{{ +}}4096{{ +}}4096{{ +}}100.0%{{ +}}992/blk{{ +}}0/blk{{ +}}1024/blk{{ +}}?
+// JSON: "bank_conflicts_ld": -1,
+// JSON-NEXT: "bank_conflicts_ld_per_block": 992,
+// JSON-NEXT: "bank_conflicts_per_warp_ld": 31,
+// JSON: "kernel": "block_only",
+// JSON: "ops": -1,
+// JSON-NEXT: "ops_per_block": 1024,
+
 // Sizes from the one gpu.launch_func: 2 blocks of 64 threads, a loop of 4
 // trips per thread with two operations each.
 // CHECK: looped{{ +}}2x1x1{{ +}}64x1x1{{ +}}4096{{ +}}0{{ +}}100.0%{{ +}}0{{ +}}0{{ +}}1024
@@ -69,6 +80,19 @@ module attributes {gpu.container_module} {
       gpu.barrier
       %w = memref.load %t[%tx, %ty] : memref<32x32xf32, #gpu.address_space<workgroup>>
       memref.store %w, %o[%ty, %tx] : memref<32x32xf32>
+      gpu.return
+    }
+    gpu.func @block_only(%a: memref<32x32xf32>, %o: memref<32x32xf32>)
+        workgroup(%t : memref<32x32xf32, #gpu.address_space<workgroup>>) kernel
+        attributes {known_block_size = array<i32: 32, 32, 1>} {
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %v = memref.load %a[%ty, %tx] : memref<32x32xf32>
+      memref.store %v, %t[%ty, %tx] : memref<32x32xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %w = memref.load %t[%tx, %ty] : memref<32x32xf32, #gpu.address_space<workgroup>>
+      %sq = arith.mulf %w, %w : f32
+      memref.store %sq, %o[%ty, %tx] : memref<32x32xf32>
       gpu.return
     }
     gpu.func @looped(%a: memref<1024xf32>, %o: memref<128xf32>) kernel {

@@ -2,10 +2,14 @@
 // RUN: memopt-opt %s --memopt-baseline-pipeline --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefixes=CHECK,BASE
 // RUN: memopt-opt %s --memopt-pipeline="chip=sm_80 features=+ptx75 block-size=128 opt-level=2" --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=OPTS
 // RUN: memopt-opt %s --memopt-pipeline="column-unroll=8 row-prefetch=true row-shared-elements=16 multiprocessors=7" --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=SHAPES
+// RUN: memopt-opt %s --memopt-pipeline="approximate-math=false" --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=PRECISE
 
 // The textual order of the passes is the contract of lib/Pipeline.
 
 // CHECK:       builtin.module(
+// CHECK-NEXT:    func.func(
+// CHECK-NEXT:      memopt-normalize-frontend-forms
+// CHECK-NEXT:    ),
 // CHECK-NEXT:    memopt-check-input-contract,
 // CHECK-NEXT:    func.func(
 // CHECK-NEXT:      memopt-decompose-linalg
@@ -26,8 +30,13 @@
 // OPT-NEXT:      func.func(
 // OPT-NEXT:        memopt-recompute-producers
 // OPT-NEXT:      ),
+// Math only observed in 16 bits may be approximated: optimizing only.
+// OPT-NEXT:      func.func(
+// OPT-NEXT:        memopt-approximate-math
+// OPT-NEXT:      ),
 // OPT-NEXT:      func.func(
 // BASE-NOT:        memopt-stage-reductions
+// BASE-NOT:        memopt-approximate-math
 // OPT-NEXT:        memopt-prepare-boundary{unshare-destinations=true}
 // BASE-NEXT:       memopt-prepare-boundary{unshare-destinations=false}
 // CHECK-NEXT:    ),
@@ -94,3 +103,8 @@
 func.func @f() {
   return
 }
+
+// approximate-math=false keeps every math op precise.
+// PRECISE:     memopt-recompute-producers
+// PRECISE-NOT: memopt-approximate-math
+// PRECISE:     memopt-prepare-boundary

@@ -47,11 +47,12 @@ func.func @f(%x: memref<4x1024xf32>, %s: memref<4xf32>) {
 
 // -----
 
-// Shared memory over the target's budget: 28 chunks of 16 bytes per thread of 1024.
-func.func @f(%x: memref<4x65536xf32>, %s: memref<4xf32>) {
+// Shared memory over the target's budget: 28 chunks of 16 bytes per thread of 1024
+// (rows of 262144: each of the 2 blocks holds half).
+func.func @f(%x: memref<4x262144xf32>, %s: memref<4xf32>) {
   // expected-error @+1 {{a block's share of shared memory (blocks_per_multiprocessor = 1) does not hold its staged chunks}}
   memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 1024, chunks = 4, cluster = 2, shared_chunks = 28, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false>} {
-    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x65536xf32>) outs(%s : memref<4xf32>) {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x262144xf32>) outs(%s : memref<4xf32>) {
     ^bb0(%a: f32, %acc: f32):
       %r = arith.addf %acc, %a : f32
       linalg.yield %r : f32
@@ -260,6 +261,51 @@ func.func @f(%x: memref<4x4096xf32>, %s: memref<4xf32>) {
   // expected-error @+1 {{reserved_shared_bytes with the block's 128 static bytes is over the target's 232448 bytes per block}}
   memopt.kernel_group attributes {strategy = #memopt.streamed_row<vector = 4, threads = 1024, tiles = 1, reserved_shared_bytes = 232448>} {
     linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x4096xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// A cluster whose last block starts past the row's end (100 chunks, blocks
+// of 32 x 2: the third would hold none).
+func.func @f(%x: memref<4x100xf32>, %s: memref<4xf32>) {
+  // expected-error @+1 {{the last block of the cluster starts past the row's 100 chunks}}
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 1, shifted = false, threads = 32, chunks = 2, cluster = 3, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x100xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Several rows per block need a warp per row and rows that they divide.
+func.func @f(%x: memref<30x128xf32>, %s: memref<30xf32>) {
+  // expected-error @+1 {{rows_per_block must divide the 30 rows}}
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 32, chunks = 1, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false, rows_per_block = 4>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<30x128xf32>) outs(%s : memref<30xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @f(%x: memref<32x1024xf32>, %s: memref<32xf32>) {
+  // expected-error @+1 {{rows_per_block > 1 needs one warp per row (threads <= 32), no cluster and no shared-memory staging}}
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 64, chunks = 4, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false, rows_per_block = 2>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<32x1024xf32>) outs(%s : memref<32xf32>) {
     ^bb0(%a: f32, %acc: f32):
       %r = arith.addf %acc, %a : f32
       linalg.yield %r : f32

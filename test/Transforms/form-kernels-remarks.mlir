@@ -25,7 +25,8 @@ func.func @f64_accumulator(%a: memref<64x1024xf64>, %o: memref<64xf64>) {
 // -----
 
 // 32768 elements per row is exactly the register budget (32 per thread at
-// 1024 threads): the row stays in registers, no loop over tiles.
+// 1024 threads): the row stays in registers, no loop over tiles (and the 4
+// rows are spread over clusters).
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @row_at_budget
@@ -33,6 +34,7 @@ func.func @f64_accumulator(%a: memref<64x1024xf64>, %o: memref<64xf64>) {
 // CHECK:           gpu.shuffle
 // CHECK-NOT:       scf.for
 func.func @row_at_budget(%a: memref<4x32768xf32>, %o: memref<4xf32>) {
+  // expected-remark @+1 {{4 rows spread over clusters of 16 blocks: a block per row would keep 128 of 132 multiprocessors idle}}
   linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
       ins(%a : memref<4x32768xf32>) outs(%o : memref<4xf32>) {
   ^bb0(%x: f32, %acc: f32):

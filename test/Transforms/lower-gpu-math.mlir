@@ -161,16 +161,44 @@ func.func @exp_f32(%x: f32) -> f32 {
 
 // -----
 
-// tanh is expanded in terms of exp (itself exp2) and a division.
+// tanh: an odd polynomial below 2^-4, else (1 - e) / (1 + e) with
+// e = exp2(-2 log2(e) |x|) and the sign of x; a division when the result
+// is observed at f32 precision.
 // CHECK-LABEL: func.func @tanh_f32
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: f32)
 // CHECK-NOT:     math.tanh
-// CHECK:         llvm.call_intrinsic "llvm.exp2.f32"
-// CHECK:         arith.divf
+// CHECK:         %[[A:.+]] = llvm.call_intrinsic "llvm.fabs.f32"(%[[X]])
+// CHECK:         %[[SMALL:.+]] = llvm.call_intrinsic "llvm.fma.f32"(%{{.+}}, %{{.+}}, %[[X]])
+// CHECK:         %[[NEG2A:.+]] = arith.mulf %[[A]], %{{.+}} : f32
+// CHECK:         %[[E:.+]] = llvm.call_intrinsic "llvm.exp2.f32"(%[[NEG2A]])
+// CHECK:         %[[Q:.+]] = arith.divf
+// CHECK:         %[[LARGE:.+]] = llvm.call_intrinsic "llvm.copysign.f32"(%[[Q]], %[[X]])
+// CHECK:         %[[IS:.+]] = arith.cmpf olt, %[[A]], %{{.+}} : f32
+// CHECK:         %[[R:.+]] = arith.select %[[IS]], %[[SMALL]], %[[LARGE]] : f32
 // CHECK-NOT:     math.
-// CHECK:         return
+// CHECK:         return %[[R]]
 func.func @tanh_f32(%x: f32) -> f32 {
   %r = math.tanh %x : f32
   return %r : f32
+}
+
+// -----
+
+// With afn (memopt-approximate-math: only seen in 16 bits), the quotient
+// is a product with rcp.approx of the denominator; 16-bit tanh computes in
+// f32 and keeps the flag's choice.
+// CHECK-LABEL: func.func @tanh_afn_bf16
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: bf16)
+// CHECK:         %[[W:.+]] = arith.extf %[[X]] : bf16 to f32
+// CHECK:         %[[DEN:.+]] = arith.addf %{{.+}}, %{{.+}} : f32
+// CHECK:         %[[RCP:.+]] = llvm.call_intrinsic "llvm.nvvm.rcp.approx.ftz.f"(%[[DEN]])
+// CHECK:         arith.mulf %{{.+}}, %[[RCP]] : f32
+// CHECK-NOT:     arith.divf
+// CHECK:         %[[R:.+]] = arith.truncf %{{.+}} : f32 to bf16
+// CHECK:         return %[[R]]
+func.func @tanh_afn_bf16(%x: bf16) -> bf16 {
+  %r = math.tanh %x fastmath<afn> : bf16
+  return %r : bf16
 }
 
 // -----

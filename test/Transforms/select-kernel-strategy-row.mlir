@@ -11,10 +11,11 @@
 #sc = affine_map<(d0) -> ()>
 #id1 = affine_map<(d0) -> (d0)>
 
-// RMSNorm over rows of 1024 f32: one block per row, 32 threads x 8 chunks
-// of 4 (row-chunks-per-thread).
+// RMSNorm over 64 rows of 1024 f32: 32 threads x 8 chunks of 4
+// (row-chunks-per-thread) would hold a row, but a block per row leaves
+// half the multiprocessors idle: clusters of 2 blocks of 32 x 4.
 // CHECK-LABEL: func.func @rms_1024
-// CHECK:       memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 32, chunks = 8, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false>}
+// CHECK:       memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 32, chunks = 4, cluster = 2, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false>}
 // CHECK-COUNT-3: linalg.generic
 // CHECK-NOT:   memopt.kernel_group
 func.func @rms_1024(%x: memref<64x1024xf32>, %g: memref<1024xf32>, %y: memref<64x1024xf32>) {
@@ -62,9 +63,9 @@ func.func @sum_1003(%x: memref<8x1003xf32>, %s: memref<8xf32>) {
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 // f16 rows of 4096 summed in f32: the widest buffer (the f32 sums) sets
-// the vector, 4 elements.
+// the vector, 4 elements; 8 rows are spread over clusters of 16.
 // CHECK-LABEL: func.func @sum_f16
-// CHECK:       #memopt.row<vector = 4, shifted = false, threads = 128, chunks = 8, cluster = 1,
+// CHECK:       #memopt.row<vector = 4, shifted = false, threads = 32, chunks = 2, cluster = 16,
 func.func @sum_f16(%x: memref<8x4096xf16>, %s: memref<8xf32>) {
   linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : memref<8x4096xf16>) outs(%s : memref<8xf32>) {
   ^bb0(%a: f16, %acc: f32):

@@ -30,12 +30,14 @@ using namespace mlir::memopt;
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  llvm::cl::opt<std::string> input(llvm::cl::Positional,
+  // --help shows these only, not LLVM's global options.
+  llvm::cl::OptionCategory category("memopt-compile options");
+  llvm::cl::opt<std::string> input(llvm::cl::cat(category), llvm::cl::Positional,
                                    llvm::cl::desc("<input.mlir>"),
                                    llvm::cl::Required);
-  llvm::cl::opt<std::string> output("o", llvm::cl::desc("Output file stem"),
+  llvm::cl::opt<std::string> output(llvm::cl::cat(category), "o", llvm::cl::desc("Output file stem"),
                                     llvm::cl::Required);
-  llvm::cl::opt<ArtifactKind> kind(
+  llvm::cl::opt<ArtifactKind> kind(llvm::cl::cat(category), 
       "pipeline", llvm::cl::desc("What to produce"),
       llvm::cl::init(ArtifactKind::Optimized),
       llvm::cl::values(
@@ -57,24 +59,24 @@ int main(int argc, char **argv) {
                      "Naive kernels run as host loops: .so + manifest"),
           clEnumValN(ArtifactKind::OptimizedOnHost, "optimized-host",
                      "Optimized kernels run as host loops: .so + manifest")));
-  llvm::cl::opt<std::string> function(
+  llvm::cl::opt<std::string> function(llvm::cl::cat(category), 
       "function", llvm::cl::desc("Function to compile (default: the only "
                                  "public one)"),
       llvm::cl::init(""));
-  llvm::cl::opt<std::string> chip("chip", llvm::cl::desc("NVVM chip"),
+  llvm::cl::opt<std::string> chip(llvm::cl::cat(category), "chip", llvm::cl::desc("NVVM chip"),
                                   llvm::cl::init("sm_90"));
   // The form-kernels options, defaults from Passes.td.
 #define MEMOPT_KERNEL_SHAPE_OPTION(TYPE, FIELD, FLAG, DESC)                    \
-  llvm::cl::opt<TYPE> FIELD##Flag(                                             \
+  llvm::cl::opt<TYPE> FIELD##Flag(llvm::cl::cat(category),                                              \
       FLAG, llvm::cl::desc(DESC),                                              \
       llvm::cl::init(MemoptFormKernelsPassOptions().FIELD));
 #include "memopt/Pipeline/KernelShapeOptions.def"
-  llvm::cl::opt<unsigned> stages(
+  llvm::cl::opt<unsigned> stages(llvm::cl::cat(category), 
       "stages",
       llvm::cl::desc("Software pipelining: tiles in flight (1 = no "
                      "prefetch, 0 = from the shared-memory budget)"),
       llvm::cl::init(0));
-  llvm::cl::opt<BankFixMode> bankFix(
+  llvm::cl::opt<BankFixMode> bankFix(llvm::cl::cat(category), 
       "bank-fix", llvm::cl::desc("Bank-conflict repair of shared buffers"),
       llvm::cl::init(BankFixMode::Auto),
       llvm::cl::values(
@@ -83,6 +85,12 @@ int main(int argc, char **argv) {
           clEnumValN(BankFixMode::Swizzle, "swizzle", "XOR swizzle"),
           clEnumValN(BankFixMode::Auto, "auto",
                      "Padding if proven, else swizzle")));
+  llvm::cl::opt<bool> approximateMath(llvm::cl::cat(category), 
+      "approximate-math",
+      llvm::cl::desc("Math only observed after rounding to 16 bits uses "
+                     "approximate GPU instructions (optimized pipeline)"),
+      llvm::cl::init(true));
+  llvm::cl::HideUnrelatedOptions(category);
   llvm::cl::ParseCommandLineOptions(argc, argv, "memopt compiler driver\n");
 
   DialectRegistry registry;
@@ -106,6 +114,7 @@ int main(int argc, char **argv) {
   config.chip = chip;
   config.bankFix = bankFix;
   config.pipelineStages = stages;
+  config.approximateMath = approximateMath;
 #define MEMOPT_KERNEL_SHAPE_OPTION(TYPE, FIELD, FLAG, DESC)                    \
   config.formKernels.FIELD = FIELD##Flag;
 #include "memopt/Pipeline/KernelShapeOptions.def"

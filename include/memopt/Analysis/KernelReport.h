@@ -53,8 +53,17 @@ struct KernelReport {
   /// (loads, stores); -1 when sizes, a trip count or a shared access is
   /// unknown.
   int64_t bankConflictsLoad = -1, bankConflictsStore = -1;
+  /// The same per block, known from the block size alone (a gpu.func with
+  /// known_block_size and no grid); -1 when the block size, a trip count or
+  /// a shared access is unknown.
+  int64_t bankConflictsLoadPerBlock = -1, bankConflictsStorePerBlock = -1;
+  /// Excess wavefronts per warp-level shared load / store instruction
+  /// (0: conflict-free); -1 unknown or no such access.
+  double bankConflictsPerWarpLoad = -1, bankConflictsPerWarpStore = -1;
   /// Operations over the grid; -1 when a trip count or size is unknown.
   int64_t ops = -1;
+  /// Operations of one block; -1 when a trip count or the block is unknown.
+  int64_t opsPerBlock = -1;
   /// Global accesses the lane model could not evaluate.
   int64_t unknownAccesses = 0;
 

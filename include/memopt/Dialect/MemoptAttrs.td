@@ -85,7 +85,10 @@ def Memopt_RowStrategyAttr : Memopt_Attr<"RowStrategy", "row"> {
     kernel's `.minnctapersm`. `persistent_clusters` above 0: that many
     clusters walk the rows, prefetching their next row's slice into shared
     memory. `online_softmax`: a maximum followed by a sum of exp(v - max)
-    exchanges once between the blocks of a cluster.
+    exchanges once between the blocks of a cluster. `rows_per_block` above
+    1 (default 1, not printed then): each block holds that many rows, one
+    per group of `threads` threads (a warp: short rows), so blocks are not
+    a single warp; it divides the rows and excludes clusters and staging.
   }];
   let parameters = (ins
     "int64_t":$vector,
@@ -96,7 +99,8 @@ def Memopt_RowStrategyAttr : Memopt_Attr<"RowStrategy", "row"> {
     "int64_t":$shared_chunks,
     "int64_t":$blocks_per_multiprocessor,
     "int64_t":$persistent_clusters,
-    "bool":$online_softmax);
+    "bool":$online_softmax,
+    DefaultValuedParameter<"int64_t", "1">:$rows_per_block);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

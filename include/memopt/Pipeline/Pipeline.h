@@ -52,6 +52,10 @@ struct MemoptPipelineConfig {
   /// Bank-conflict repair of the kernels' shared buffers (memopt-bank-fix);
   /// the baseline pipeline has no shared buffers.
   BankFixMode bankFix = BankFixMode::Auto;
+  /// Math whose result is only observed in 16 bits uses the GPU's
+  /// approximate instructions (memopt-approximate-math; the optimizing
+  /// pipeline only).
+  bool approximateMath = true;
 };
 
 /// Stage 0: contract check, decomposition of aggregates, generalization.

@@ -11,6 +11,30 @@
 
 include "mlir/Pass/PassBase.td"
 
+def MemoptNormalizeFrontendFormsPass
+    : Pass<"memopt-normalize-frontend-forms", "func::FuncOp"> {
+  let summary = "Rewrite forms frontends emit into the input contract's "
+                "spelling of the same values";
+  let description = [{
+    Runs before the contract check, in every pipeline:
+    - `bufferization.alloc_tensor` without a copy, size hint or memory
+      space (triton-shared) becomes `tensor.empty`;
+    - a splat tensor constant (tosa-to-linalg's scale and epsilon tensors)
+      read by a linalg op becomes a scalar constant in its body (named ops
+      are generalized for it); used otherwise, a `linalg.fill`;
+    - scalars passed through 0-d tensors: `tensor.from_elements` and
+      `tensor.insert` into a 0-d tensor become a `linalg.fill`; a
+      `tensor.extract` of a 0-d tensor used in linalg.generic bodies
+      becomes an input of each (read through the map to no dims), and a
+      `linalg.fill` of it a linalg.generic broadcasting the 0-d tensor.
+    What stays outside the contract (non-splat dense constants, a scalar
+    used by ops outside linalg) is left for memopt-check-input-contract to
+    name.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
+                           "arith::ArithDialect"];
+}
+
 def MemoptCheckInputContractPass
     : Pass<"memopt-check-input-contract", "ModuleOp"> {
   let summary = "Reject IR outside memopt's tensor-level input contract with a "
@@ -645,6 +669,28 @@ def MemoptRecomputeProducersPass
     same types); only the optimizing pipeline runs it.
   }];
   let dependentDialects = ["linalg::LinalgDialect"];
+}
+
+def MemoptApproximateMathPass
+    : Pass<"memopt-approximate-math", "func::FuncOp"> {
+  let summary = "Mark f32 math whose result is only seen in 16 bits for the "
+                "GPU's approximate instructions (the afn fast-math flag)";
+  let description = [{
+    An f32 `math.tanh` inside a linalg.generic whose result, and every
+    value computed from it in the body, leaves the body only through an
+    `arith.truncf` to a float of at most 16 bits (bf16 + GELU computed in
+    f32) gets the `afn` fast-math flag. memopt-lower-gpu-math then divides
+    by the reciprocal from `rcp.approx` in place of a correctly rounded
+    division: the tanh stays within 2^-19 of the exact value, far below
+    half an ulp of a bf16 (2^-9) or f16 (2^-11) result, as the exhaustive
+    accuracy run checks (bench/accuracy). Where the result is observed at
+    its own precision (yielded in f32, compared, accumulated), a remark
+    says so and the op is left alone. `tanh.approx.f32` itself (2^-11
+    relative error) is not used: after GELU's 1 + tanh(u) near u = -2 it
+    costs several bf16 ulps. Only the optimizing pipeline runs it, and its
+    option `approximate-math=false` turns it off.
+  }];
+  let dependentDialects = ["math::MathDialect"];
 }
 
 def MemoptPairwiseReductionsPass

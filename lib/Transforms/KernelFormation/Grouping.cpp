@@ -141,10 +141,14 @@ FailureOr<GroupOp> kf::classify(linalg::GenericOp op, std::string &why) {
     return failure();
   }
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic) || ranges.empty()) {
-    why = "dynamic or rank-0 iteration space";
+  if (llvm::any_of(ranges, ShapedType::isDynamic)) {
+    why = "dynamic iteration space";
     return failure();
   }
+  // A rank-0 op (the fill of a full reduction's 0-d result, a scalar
+  // through a 0-d tensor): the scalar part of the group over no rows.
+  if (ranges.empty())
+    return GroupOp{op, RowRole::Scalar};
   auto iters = op.getIteratorTypesArray();
   unsigned n = iters.size();
   for (unsigned i = 0; i + 1 < n; ++i)

@@ -19,6 +19,7 @@
 #include "KernelUtils.h"
 #include "Strategies.h"
 
+#include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -172,5 +173,31 @@ LogicalResult mlir::memopt::emitKernelGroups(RewriterBase &rewriter,
     ++numKernels;
     numFusedOps += *fused;
   }
+  // Constant tensors (lookup tables, small weights; bufferized into
+  // constant memref.globals) are read where the kernels read them: the
+  // get_global moves into each launch, so that outlining copies the global
+  // into the kernel module and the PTX holds its data (the launch manifest
+  // describes no host data).
+  auto isConstantGlobal = [](Operation *op) {
+    auto get = dyn_cast<memref::GetGlobalOp>(op);
+    if (!get)
+      return false;
+    auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+        op, get.getNameAttr());
+    return global && global.getConstant();
+  };
+  SmallVector<gpu::LaunchOp> launches;
+  func->walk([&](gpu::LaunchOp l) { launches.push_back(l); });
+  for (gpu::LaunchOp l : launches)
+    if (failed(sinkOperationsIntoLaunchOp(l, isConstantGlobal)))
+      return l.emitOpError("cannot move constant globals into the kernel"),
+             failure();
+  SmallVector<Operation *> dead;
+  func->walk([&](memref::GetGlobalOp get) {
+    if (get->use_empty() && isConstantGlobal(get))
+      dead.push_back(get);
+  });
+  for (Operation *op : dead)
+    rewriter.eraseOp(op);
   return success();
 }

@@ -305,6 +305,21 @@ static int64_t planRowPrefetch(const Group &group,
   return resident;
 }
 
+/// Blocks each of `rows` rows of `chunksPerRow` vector chunks is split over
+/// when a block per row would leave at least half of the multiprocessors
+/// idle: as many as give every multiprocessor a block, within the target's
+/// cluster limit, each with at least a warp of chunks. 1: not spread.
+static int64_t spreadFewRows(int64_t rows, int64_t chunksPerRow,
+                             const KernelTargetInfo &target) {
+  if (rows < 1 || target.maxClusterSize < 2 ||
+      rows * 2 > (int64_t)target.multiprocessors)
+    return 1;
+  return std::max<int64_t>(
+      1, std::min<int64_t>({(int64_t)target.maxClusterSize,
+                            (int64_t)target.multiprocessors / rows,
+                            chunksPerRow / (int64_t)target.warpSize}));
+}
+
 FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
                                            const KernelTargetInfo &target,
                                            std::string &why) {
@@ -366,6 +381,45 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
                       target.warpSize);
     threads = std::clamp<int64_t>(threads, target.warpSize, blockThreads);
   }
+  // Few rows (decode: a batch of a few tokens) would keep most
+  // multiprocessors idle with a block per row, and one block
+  // pulls its slice through one multiprocessor's load units: each row is
+  // split over a cluster of `spread` blocks instead, which combine their
+  // partial reductions through distributed shared memory.
+  // (Rows already split over a cluster keep their form: its slices may be
+  // staged in shared memory or prefetched, which spreading would undo.)
+  // Nor do rows whose chunks are shifted to the buffers' alignment: split
+  // over a cluster, their accesses are not proven 16-byte aligned.
+  int64_t spread = clusterSize == 1 && !shifted
+                       ? spreadFewRows(rows, chunksPerRow, target)
+                       : 1;
+  bool spreadRows = false;
+  if (spread > clusterSize) {
+    int64_t perBlock = llvm::divideCeil(chunksPerRow, spread);
+    int64_t t = std::clamp<int64_t>(
+        llvm::alignTo(llvm::divideCeil(perBlock, target.rowChunksPerThread),
+                      target.warpSize),
+        target.warpSize, target.maxThreadsPerBlock);
+    int64_t n = llvm::divideCeil(perBlock, t);
+    t = std::clamp<int64_t>(
+        llvm::alignTo(llvm::divideCeil(perBlock, n), target.warpSize),
+        target.warpSize, target.maxThreadsPerBlock);
+    // As many blocks as the slices need (the warp granularity may make
+    // them longer than perBlock): none of them is past the row's end.
+    int64_t blocks = llvm::divideCeil(chunksPerRow, t * n);
+    if (blocks > 1) {
+      group.ops.front().op.emitRemark()
+          << rows << " rows spread over clusters of " << blocks
+          << " blocks: a block per row would keep "
+          << target.multiprocessors - rows << " of "
+          << target.multiprocessors << " multiprocessors idle";
+      spreadRows = true;
+      clusterSize = blocks;
+      blocksPerMultiprocessor = 1;
+      threads = t;
+      numChunks = n;
+    }
+  }
   FailureOr<MemRefType> exchange = getExchangeType(b, group, target, why);
   if (failed(exchange))
     return failure();
@@ -377,7 +431,8 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
   int64_t sliceBytes = 0;
   // (Persistent clusters stage the next row instead: row-prefetch, when
   // asked for, takes the place of this.)
-  if (clusterSize > 1 && target.rowSharedElements > 0 && !target.rowPrefetch) {
+  if (clusterSize > 1 && !spreadRows && target.rowSharedElements > 0 &&
+      !target.rowPrefetch) {
     int64_t maxChunks = std::max<int64_t>(1, target.rowRegisterElements / vec);
     int64_t extra = std::max<int64_t>(1, target.rowSharedElements / vec);
     int64_t blockThreads = target.clusterBlockThreads;
@@ -441,7 +496,7 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
     }
   }
   int64_t persistentClusters = 0;
-  if (clusterSize > 1 && sharedChunks == 0)
+  if (clusterSize > 1 && !spreadRows && sharedChunks == 0)
     // Totals of two rows (see RowCluster).
     persistentClusters = planRowPrefetch(
         group, target, rows, clusterSize, threads, numChunks, vec, shifted,
@@ -452,9 +507,26 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
     for (size_t i = 0; i < group.ops.size() && !online; ++i)
       online = group.ops[i].role == RowRole::Reduce &&
                matchOnlineSoftmax(group, i).has_value();
+  // Short rows (a warp per row): several rows per block, so that a
+  // multiprocessor's block slots (32 on sm_80/sm_90) do not cap it at half
+  // its threads; as many as divide the rows and leave two blocks per
+  // multiprocessor.
+  int64_t rowsPerBlock = 1;
+  if (clusterSize == 1 && threads == (int64_t)target.warpSize) {
+    for (int64_t r : {8, 4, 2})
+      if (rows % r == 0 && rows / r >= 2 * (int64_t)target.multiprocessors &&
+          r * threads <= (int64_t)target.maxThreadsPerBlock) {
+        rowsPerBlock = r;
+        break;
+      }
+    if (rowsPerBlock == 1 && rows >= 4 * (int64_t)target.multiprocessors)
+      group.ops.front().op.emitRemark()
+          << "one row per block of " << threads << " threads: " << rows
+          << " rows are not a multiple of 2";
+  }
   return Attribute(RowStrategyAttr::get(
       ctx, vec, shifted, threads, numChunks, clusterSize, sharedChunks,
-      blocksPerMultiprocessor, persistentClusters, online));
+      blocksPerMultiprocessor, persistentClusters, online, rowsPerBlock));
 }
 
 FailureOr<MemRefType>
@@ -511,9 +583,29 @@ LogicalResult kf::checkRowStrategy(const Group &group, RowStrategyAttr s,
   if (covered < chunksPerRow)
     return fail() << "its chunks cover " << covered << " of the row's "
                   << chunksPerRow << " chunks";
+  // Every block of a cluster holds part of the row (a block past its end
+  // would enter the exchanges with no value at all).
+  if (cluster > 1 && (cluster - 1) * (s.getChunks() + s.getSharedChunks()) *
+                             threads >=
+                         chunksPerRow)
+    return fail() << "the last block of the cluster starts past the row's "
+                  << chunksPerRow << " chunks";
   if (s.getOnlineSoftmax() && cluster == 1)
     return fail() << "online softmax exchanges between the blocks of a "
                      "cluster (cluster = 1)";
+  int64_t rowsPerBlock = s.getRowsPerBlock();
+  if (rowsPerBlock < 1 || group.numRows() % rowsPerBlock != 0)
+    return fail() << "rows_per_block must divide the " << group.numRows()
+                  << " rows";
+  if (rowsPerBlock > 1 &&
+      (cluster > 1 || s.getSharedChunks() > 0 ||
+       s.getPersistentClusters() > 0 || threads > (int64_t)target.warpSize))
+    return fail() << "rows_per_block > 1 needs one warp per row (threads <= "
+                  << target.warpSize
+                  << "), no cluster and no shared-memory staging";
+  if (rowsPerBlock * threads > (int64_t)target.maxThreadsPerBlock)
+    return fail() << "rows_per_block x threads is over the target's "
+                  << target.maxThreadsPerBlock << " threads per block";
   bool staging = s.getSharedChunks() > 0 || s.getPersistentClusters() > 0;
   if (s.getSharedChunks() > 0 && s.getPersistentClusters() > 0)
     return fail() << "shared_chunks and persistent_clusters exclude each "
@@ -580,7 +672,8 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
   }
   if (threads > target.warpSize)
     wgTypes.push_back(exchange);
-  int64_t gridClusters = rows;
+  int64_t rowsPerBlock = s.getRowsPerBlock();
+  int64_t gridClusters = rows / rowsPerBlock;
   SmallVector<StagedInput> staged;
   int64_t stagingBytes = 0;
   if (clusterSize > 1 && sharedChunks > 0) {
@@ -613,14 +706,23 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
   if (persistent || sharedChunks > 0)
     dynamicBytes = arith::ConstantOp::create(
         b, loc, b.getI32IntegerAttr(persistent ? stagingBytes : sliceBytes));
-  gpu::LaunchOp launch = createLaunch(b, loc, {gridClusters * clusterSize},
-                                      {threads}, wgTypes, clusterSize);
+  gpu::LaunchOp launch =
+      createLaunch(b, loc, {gridClusters * clusterSize},
+                   {threads * rowsPerBlock}, wgTypes, clusterSize);
   if (dynamicBytes)
     launch.getDynamicSharedMemorySizeMutable().assign(dynamicBytes);
   if (persistent)
     launch->setAttr(kPersistentAttrName, b.getUnitAttr());
   Value row = launch.getBlockIds().x;
   Value tid = launch.getThreadIds().x;
+  if (rowsPerBlock > 1) {
+    // Row bid * R + tid / T, held by threads tid mod T.
+    Value cT = cIdx(b, loc, threads);
+    row = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, row, cIdx(b, loc, rowsPerBlock)),
+        arith::DivUIOp::create(b, loc, tid, cT));
+    tid = arith::RemUIOp::create(b, loc, tid, cT);
+  }
   Value smem;
   if (threads > target.warpSize)
     smem = launch.getWorkgroupAttributions().front();

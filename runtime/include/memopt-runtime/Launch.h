@@ -32,6 +32,13 @@ struct PipelineTiming {
   double totalMedianMs = 0.0, totalMinMs = 0.0, totalMaxMs = 0.0;
 };
 
+/// Result of DevicePipeline::timeGraph: milliseconds per run of the schedule.
+struct GraphTiming {
+  int runsPerGraph = 0;
+  std::vector<double> samples;
+  double medianMs = 0.0, minMs = 0.0;
+};
+
 /// Result of the copy-bandwidth probe.
 struct CopyBandwidth {
   int64_t bufferBytes = 0; ///< size of one copy
@@ -76,6 +83,14 @@ public:
   /// event between steps; poisoning stays outside the timed interval.
   Expected<PipelineTiming> time(int warmup, int iters);
 
+  /// Latency timing by CUDA-graph replay: the schedule is captured
+  /// `runsPerGraph` times into one graph on a stream of its own, the graph
+  /// is launched `warmup` + `iters` times, and each replay's time over
+  /// `runsPerGraph` is one sample (no launch overhead of the host between
+  /// kernels, as frameworks' graph replay runs them). Error kind Cuda when
+  /// the driver has no stream capture.
+  Expected<GraphTiming> timeGraph(int runsPerGraph, int warmup, int iters);
+
   const Manifest &manifest() const { return m; }
   /// Device address of a buffer (alias offset applied).
   CUdeviceptr address(int64_t id) const;
@@ -98,7 +113,7 @@ public:
 private:
   DevicePipeline(const CudaDriver &driver, const Manifest &manifest)
       : drv(driver), m(manifest) {}
-  Status launch(size_t stepIndex);
+  Status launch(size_t stepIndex, CUstream stream = nullptr);
 
   const CudaDriver &drv;
   const Manifest &m;

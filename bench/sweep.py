@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+# ===- bench/sweep.py - the row-kernel sweep's programs ----------------=== #
+#
+# Part of the memopt project.
+#
+# Writes the programs of the row sweep (issue 20): RMSNorm (bf16 in and
+# out, f32 statistics, bf16 gamma), softmax (f32, linalg.softmax) and add +
+# LayerNorm (bf16, f32 statistics) over row lengths from 128 to 262144
+# (powers of two and odd sizes), the row count chosen so that the input is
+# 32 MiB (64 MiB of traffic or more), as MLIR files named
+# sw-<op>-<dtype>-<rows>x<cols>.mlir. bench/peers.py builds the same
+# functions from the name (sweep_workload below).
+#
+# Usage: sweep.py --write DIR [--quick]
+#
+# ===--------------------------------------------------------------------=== #
+
+import argparse
+import os
+import re
+
+COLS = [128, 512, 1000, 4096, 10007, 65536, 262144]
+LN_COLS = [768, 1000, 4096, 16384]
+INPUT_BYTES = 32 << 20
+
+
+def points(quick=False):
+    cols = [128, 1000, 4096, 65536] if quick else COLS
+    out = []
+    for c in cols:
+        out.append(("rms", "bf16", max(1, INPUT_BYTES // (2 * c)), c))
+        out.append(("sm", "f32", max(1, INPUT_BYTES // (4 * c)), c))
+    for c in ([1000, 4096] if quick else LN_COLS):
+        out.append(("addln", "bf16", max(1, INPUT_BYTES // (2 * c)), c))
+    return out
+
+
+def name(op, dtype, rows, cols):
+    return "sw-%s-%s-%dx%d" % (op, dtype, rows, cols)
+
+
+def parse(n):
+    m = re.fullmatch(r"sw-(rms|sm|addln)-(f32|bf16|f16)-(\d+)x(\d+)", n)
+    if not m:
+        return None
+    return m.group(1), m.group(2), int(m.group(3)), int(m.group(4))
+
+
+def mlir(op, dtype, rows, cols):
+    t = "tensor<%dx%dx%s>" % (rows, cols, dtype)
+    v = "tensor<%dx%s>" % (cols, dtype)
+    r = "tensor<%dxf32>" % rows
+    fn = name(op, dtype, rows, cols).replace("-", "_")
+    head = ("#id = affine_map<(d0, d1) -> (d0, d1)>\n"
+            "#row = affine_map<(d0, d1) -> (d0)>\n"
+            "#col = affine_map<(d0, d1) -> (d1)>\n")
+    if op == "sm":
+        return ("func.func @%s(%%x: %s) -> %s {\n"
+                "  %%e = tensor.empty() : %s\n"
+                "  %%y = linalg.softmax dimension(1) ins(%%x : %s) outs(%%e : %s) -> %s\n"
+                "  return %%y : %s\n}\n") % (fn, t, t, t, t, t, t, t)
+    if op == "rms":
+        return head + f"""func.func @{fn}(%x: {t}, %g: {v}) -> {t} {{
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : {r}
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : {r}) -> {r}
+  %ssq = linalg.generic {{indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}}
+      ins(%x : {t}) outs(%f0 : {r}) {{
+  ^bb0(%a: {dtype}, %acc: f32):
+    %w = arith.extf %a : {dtype} to f32
+    %sq = arith.mulf %w, %w : f32
+    %s = arith.addf %sq, %acc : f32
+    linalg.yield %s : f32
+  }} -> {r}
+  %e2 = tensor.empty() : {t}
+  %y = linalg.generic {{indexing_maps = [#id, #row, #col, #id], iterator_types = ["parallel", "parallel"]}}
+      ins(%x, %ssq, %g : {t}, {r}, {v}) outs(%e2 : {t}) {{
+  ^bb0(%a: {dtype}, %s: f32, %gv: {dtype}, %out: {dtype}):
+    %n = arith.constant {float(cols)!r} : f32
+    %eps = arith.constant 1.0e-6 : f32
+    %ms = arith.divf %s, %n : f32
+    %me = arith.addf %ms, %eps : f32
+    %rs = math.rsqrt %me : f32
+    %w = arith.extf %a : {dtype} to f32
+    %gw = arith.extf %gv : {dtype} to f32
+    %p = arith.mulf %w, %rs : f32
+    %u = arith.mulf %p, %gw : f32
+    %o = arith.truncf %u : f32 to {dtype}
+    linalg.yield %o : {dtype}
+  }} -> {t}
+  return %y : {t}
+}}
+"""
+    # add + LayerNorm: h = x + r in dtype; mean and centred variance in f32.
+    return head + f"""func.func @{fn}(%x: {t}, %res: {t}, %g: {v}, %b: {v}) -> {t} {{
+  %eh = tensor.empty() : {t}
+  %h = linalg.add ins(%x, %res : {t}, {t}) outs(%eh : {t}) -> {t}
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : {r}
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : {r}) -> {r}
+  %sum = linalg.generic {{indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}}
+      ins(%h : {t}) outs(%f0 : {r}) {{
+  ^bb0(%a: {dtype}, %acc: f32):
+    %w = arith.extf %a : {dtype} to f32
+    %s = arith.addf %w, %acc : f32
+    linalg.yield %s : f32
+  }} -> {r}
+  %var = linalg.generic {{indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}}
+      ins(%h, %sum : {t}, {r}) outs(%f0 : {r}) {{
+  ^bb0(%a: {dtype}, %s: f32, %acc: f32):
+    %n = arith.constant {float(cols)!r} : f32
+    %m = arith.divf %s, %n : f32
+    %w = arith.extf %a : {dtype} to f32
+    %d = arith.subf %w, %m : f32
+    %d2 = arith.mulf %d, %d : f32
+    %r = arith.addf %d2, %acc : f32
+    linalg.yield %r : f32
+  }} -> {r}
+  %e2 = tensor.empty() : {t}
+  %y = linalg.generic {{indexing_maps = [#id, #row, #row, #col, #col, #id], iterator_types = ["parallel", "parallel"]}}
+      ins(%h, %sum, %var, %g, %b : {t}, {r}, {r}, {v}, {v}) outs(%e2 : {t}) {{
+  ^bb0(%a: {dtype}, %s: f32, %vr: f32, %gv: {dtype}, %bv: {dtype}, %out: {dtype}):
+    %n = arith.constant {float(cols)!r} : f32
+    %eps = arith.constant 1.0e-5 : f32
+    %m = arith.divf %s, %n : f32
+    %va = arith.divf %vr, %n : f32
+    %ve = arith.addf %va, %eps : f32
+    %rs = math.rsqrt %ve : f32
+    %w = arith.extf %a : {dtype} to f32
+    %d = arith.subf %w, %m : f32
+    %p = arith.mulf %d, %rs : f32
+    %gw = arith.extf %gv : {dtype} to f32
+    %bw = arith.extf %bv : {dtype} to f32
+    %u = arith.mulf %p, %gw : f32
+    %q = arith.addf %u, %bw : f32
+    %o = arith.truncf %q : f32 to {dtype}
+    linalg.yield %o : {dtype}
+  }} -> {t}
+  return %y : {t}
+}}
+"""
+
+
+def sweep_workload(torch, n):
+    """(description, make_inputs, fn) of sweep program `n` for peers.py, or
+    None when `n` is not one."""
+    p = parse(n)
+    if not p:
+        return None
+    op, dtype, rows, cols = p
+    F = torch.nn.functional
+    dt = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}[dtype]
+
+    def rand(*shape):
+        return (torch.rand(*shape, device="cuda") * 2 - 1).to(dt)
+
+    def rms(x, g):
+        h = x.float()
+        return (h * torch.rsqrt((h * h).mean(-1, keepdim=True) + 1e-6) *
+                g.float()).to(dt)
+
+    def sm(x):
+        return torch.softmax(x, -1)
+
+    def addln(x, r, g, b):
+        h = (x + r).float()
+        return F.layer_norm(h, (cols,), g.float(), b.float(), 1e-5).to(dt)
+
+    for f in (rms, sm, addln):
+        f._sweep_name = n
+    desc = "%s %s %dx%d (sweep)" % (op, dtype, rows, cols)
+    if op == "rms":
+        return desc, lambda: (rand(rows, cols), rand(cols)), rms
+    if op == "sm":
+        return desc, lambda: (rand(rows, cols),), sm
+    return desc, lambda: (rand(rows, cols), rand(rows, cols), rand(cols),
+                          rand(cols)), addln
+
+
+def sweep_jax(jax, n):
+    """The JAX twin of sweep program `n`."""
+    op, dtype, rows, cols = parse(n)
+    jnp, nn, lax = jax.numpy, jax.nn, jax.lax
+    dt = {"f32": jnp.float32, "bf16": jnp.bfloat16, "f16": jnp.float16}[dtype]
+
+    def rms(x, g):
+        h = x.astype(jnp.float32)
+        return (h * lax.rsqrt(jnp.mean(h * h, -1, keepdims=True) + 1e-6) *
+                g.astype(jnp.float32)).astype(dt)
+
+    def sm(x):
+        return nn.softmax(x, axis=-1)
+
+    def addln(x, r, g, b):
+        h = (x + r).astype(jnp.float32)
+        m = jnp.mean(h, -1, keepdims=True)
+        v = jnp.mean((h - m) ** 2, -1, keepdims=True)
+        return ((h - m) * lax.rsqrt(v + 1e-5) * g.astype(jnp.float32) +
+                b.astype(jnp.float32)).astype(dt)
+
+    return {"rms": rms, "sm": sm, "addln": addln}[op]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--write", required=True, help="directory for the .mlir")
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    os.makedirs(args.write, exist_ok=True)
+    for p in points(args.quick):
+        with open(os.path.join(args.write, name(*p) + ".mlir"), "w") as f:
+            f.write("// Row sweep program (bench/sweep.py): %s\n" % name(*p))
+            f.write(mlir(*p))
+        print(name(*p))
+
+
+if __name__ == "__main__":
+    main()

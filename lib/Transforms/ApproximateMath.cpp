@@ -1,0 +1,97 @@
+//===- ApproximateMath.cpp - fast math where 16-bit rounding hides it -*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements memopt-approximate-math: a math function whose
+// result is only ever observed after rounding to a 16-bit float (bias +
+// GELU in bf16 computed in f32) may be computed with the GPU's approximate
+// instructions, because their error is far below half an ulp of the 16-bit
+// result. The decision is recorded in the IR as the op's `afn` fast-math
+// flag; memopt-lower-gpu-math reads it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memopt/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+namespace mlir::memopt {
+#define GEN_PASS_DEF_MEMOPTAPPROXIMATEMATHPASS
+#include "memopt/Transforms/Passes.h.inc"
+} // namespace mlir::memopt
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+/// Whether every value computed from `v` inside its block reaches the rest
+/// of the program only through an arith.truncf to a float of at most 16
+/// bits: pure float arithmetic and math ops carry it on; anything else (a
+/// yield of a wider value, a comparison, a conversion to an integer, an op
+/// in another block) observes it at its own precision. Otherwise `why` says
+/// where it is observed.
+static bool onlyObservedIn16Bit(Value v, std::string &why) {
+  SmallVector<Value> work{v};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Value cur = work.pop_back_val();
+    for (Operation *user : cur.getUsers()) {
+      if (!seen.insert(user).second)
+        continue;
+      if (auto trunc = dyn_cast<arith::TruncFOp>(user)) {
+        if (trunc.getType().getIntOrFloatBitWidth() <= 16)
+          continue;
+      }
+      bool carries =
+          user->getBlock() == v.getParentBlock() && user->getNumResults() > 0 &&
+          llvm::all_of(user->getResultTypes(),
+                       [](Type t) { return isa<FloatType>(t); }) &&
+          (isa<math::MathDialect>(user->getDialect()) ||
+           isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
+               arith::NegFOp, arith::MaximumFOp, arith::MinimumFOp,
+               arith::MaxNumFOp, arith::MinNumFOp, arith::SelectOp,
+               arith::TruncFOp, arith::ExtFOp>(user));
+      if (!carries) {
+        why = isa<linalg::YieldOp>(user)
+                  ? "its result is yielded at " +
+                        std::to_string(cast<FloatType>(cur.getType())
+                                           .getIntOrFloatBitWidth()) +
+                        "-bit precision"
+                  : "its result reaches " + user->getName().getStringRef().str();
+        return false;
+      }
+      for (Value r : user->getResults())
+        work.push_back(r);
+    }
+  }
+  return true;
+}
+
+namespace {
+struct MemoptApproximateMathPass final
+    : memopt::impl::MemoptApproximateMathPassBase<MemoptApproximateMathPass> {
+  void runOnOperation() override {
+    getOperation().walk([&](math::TanhOp op) {
+      if (!op.getType().isF32() ||
+          !isa_and_nonnull<linalg::GenericOp>(op->getParentOp()))
+        return;
+      std::string why;
+      if (!onlyObservedIn16Bit(op.getResult(), why)) {
+        // (Named ops generalized give their body ops unknown locations.)
+        Operation *at = isa<UnknownLoc>(op.getLoc()) ? op->getParentOp()
+                                                     : op.getOperation();
+        at->emitRemark() << "tanh computed to f32 accuracy: " << why;
+        return;
+      }
+      arith::FastMathFlags flags = op.getFastmath();
+      op.setFastmath(flags | arith::FastMathFlags::afn);
+    });
+  }
+};
+} // namespace

@@ -1,0 +1,89 @@
+// RUN: memopt-opt %s --pass-pipeline="builtin.module(func.func(memopt-approximate-math))" --split-input-file --verify-diagnostics | FileCheck %s
+
+// memopt-approximate-math marks an f32 tanh afn when everything computed
+// from it leaves the body rounded to 16 bits, and says why otherwise.
+
+#id = affine_map<(d0) -> (d0)>
+// bf16 GELU computed in f32: the tanh's result reaches only a truncf to bf16.
+// CHECK-LABEL: func.func @gelu_bf16
+// CHECK:         math.tanh %{{.+}} fastmath<afn> : f32
+func.func @gelu_bf16(%x: tensor<64xbf16>) -> tensor<64xbf16> {
+  %e = tensor.empty() : tensor<64xbf16>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<64xbf16>) outs(%e : tensor<64xbf16>) {
+  ^bb0(%a: bf16, %o: bf16):
+    %v = arith.extf %a : bf16 to f32
+    %c1 = arith.constant 1.0 : f32
+    %th = math.tanh %v : f32
+    %s = arith.addf %c1, %th : f32
+    %r = arith.mulf %v, %s : f32
+    %t = arith.truncf %r : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<64xbf16>
+  return %y : tensor<64xbf16>
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+// f16 output, but the tanh is also yielded in f32: left precise.
+// CHECK-LABEL: func.func @also_f32
+// CHECK:         math.tanh %{{.+}} : f32
+// CHECK-NOT:     afn
+func.func @also_f32(%x: tensor<64xf32>) -> (tensor<64xf16>, tensor<64xf32>) {
+  %e = tensor.empty() : tensor<64xf16>
+  %e2 = tensor.empty() : tensor<64xf32>
+  %y:2 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<64xf32>) outs(%e, %e2 : tensor<64xf16>, tensor<64xf32>) {
+  ^bb0(%a: f32, %o: f16, %o2: f32):
+    // expected-remark @below {{tanh computed to f32 accuracy: its result is yielded at 32-bit precision}}
+    %th = math.tanh %a : f32
+    %t = arith.truncf %th : f32 to f16
+    linalg.yield %t, %th : f16, f32
+  } -> (tensor<64xf16>, tensor<64xf32>)
+  return %y#0, %y#1 : tensor<64xf16>, tensor<64xf32>
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+// A comparison observes the f32 value (a 16-bit output does not hide it).
+// CHECK-LABEL: func.func @compared
+// CHECK:         math.tanh %{{.+}} : f32
+// CHECK-NOT:     afn
+func.func @compared(%x: tensor<64xf32>) -> tensor<64xbf16> {
+  %e = tensor.empty() : tensor<64xbf16>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<64xf32>) outs(%e : tensor<64xbf16>) {
+  ^bb0(%a: f32, %o: bf16):
+    %h = arith.constant 0.5 : f32
+    // expected-remark @below {{tanh computed to f32 accuracy: its result reaches arith.cmpf}}
+    %th = math.tanh %a : f32
+    %c = arith.cmpf ogt, %th, %h : f32
+    %s = arith.select %c, %th, %h : f32
+    %t = arith.truncf %s : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<64xbf16>
+  return %y : tensor<64xbf16>
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+#sum = affine_map<(d0) -> ()>
+// Accumulated in f32 (a reduction's yield): left precise.
+// CHECK-LABEL: func.func @accumulated
+// CHECK:         math.tanh %{{.+}} : f32
+// CHECK-NOT:     afn
+func.func @accumulated(%x: tensor<64xbf16>, %init: tensor<f32>) -> tensor<f32> {
+  %y = linalg.generic {indexing_maps = [#id, #sum], iterator_types = ["reduction"]}
+      ins(%x : tensor<64xbf16>) outs(%init : tensor<f32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %v = arith.extf %a : bf16 to f32
+    // expected-remark @below {{tanh computed to f32 accuracy: its result is yielded at 32-bit precision}}
+    %th = math.tanh %v : f32
+    %s = arith.addf %acc, %th : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %y : tensor<f32>
+}
