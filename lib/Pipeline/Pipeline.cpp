@@ -93,6 +93,9 @@ mlir::memopt::buildBufferizationStage(OpPassManager &pm,
   bufOpts.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufOpts));
+  // Reshapes of reshapes fold first (a result written through the inverse
+  // reshape of its out-parameter is then the allocation itself).
+  addCleanup(pm);
   // Results become out-parameters, and the static allocation of each result
   // is replaced by its out-parameter so that no final copy is needed.
   bufferization::BufferResultsToOutParamsPassOptions outOpts;

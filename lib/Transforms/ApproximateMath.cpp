@@ -11,7 +11,9 @@
 // GELU in bf16 computed in f32) may be computed with the GPU's approximate
 // instructions, because their error is far below half an ulp of the 16-bit
 // result. The decision is recorded in the IR as the op's `afn` fast-math
-// flag; memopt-lower-gpu-math reads it.
+// flag; memopt-lower-gpu-math reads it. f32 mulf/addf/subf whose results
+// are likewise only seen in 16 bits get `contract` (fused multiply-adds:
+// one rounding instead of two, within an f32 ulp of each other).
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,6 +93,27 @@ struct MemoptApproximateMathPass final
       }
       arith::FastMathFlags flags = op.getFastmath();
       op.setFastmath(flags | arith::FastMathFlags::afn);
+    });
+    // Float arithmetic only observed in 16 bits may contract into fused
+    // multiply-adds (one rounding instead of two: within an f32 ulp of
+    // each other, far below the output's).
+    getOperation().walk([&](Operation *op) {
+      if (!isa<arith::MulFOp, arith::AddFOp, arith::SubFOp>(op) ||
+          !op->getResult(0).getType().isF32() ||
+          !isa_and_nonnull<linalg::GenericOp>(op->getParentOp()))
+        return;
+      std::string why;
+      if (!onlyObservedIn16Bit(op->getResult(0), why))
+        return;
+      auto contract = [](auto o) {
+        o.setFastmath(o.getFastmath() | arith::FastMathFlags::contract);
+      };
+      if (auto m = dyn_cast<arith::MulFOp>(op))
+        contract(m);
+      else if (auto a = dyn_cast<arith::AddFOp>(op))
+        contract(a);
+      else
+        contract(cast<arith::SubFOp>(op));
     });
   }
 };

@@ -51,9 +51,12 @@ struct ExpToExp2 : OpRewritePattern<math::ExpOp> {
 /// e from ex2.approx (relative error ~2^-22): 1 - e >= 0.117 there, so the
 /// quotient is within ~2^-19 relative. Upstream's expansion uses the second
 /// form everywhere, which returns 0 for |x| < 2^-25 and loses most bits
-/// below 2^-12. With the `afn` flag (memopt-approximate-math: the result
-/// is only observed in 16 bits) the quotient is (1 - e) * rcp.approx(1 + e)
-/// (1 + e in [1, 2], one more ulp) instead of a correctly rounded division.
+/// below 2^-12.
+/// With the `afn` flag (memopt-approximate-math: the result is only
+/// observed in 16 bits) the cheaper forms, within 2^-18 relative:
+///   |x| < 2^-4:  x - x^3 / 3                  (error < 2^-19 |x|)
+///   otherwise:   1 - 2 rcp.approx(1 + E), E = ex2.approx.ftz(2 x log2(e))
+/// (E = inf or 0 give 1 and -1; no sign handling).
 struct TanhLowering : OpRewritePattern<math::TanhOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::TanhOp op,
@@ -67,34 +70,44 @@ struct TanhLowering : OpRewritePattern<math::TanhOp> {
       return arith::ConstantOp::create(rewriter, loc,
                                        rewriter.getF32FloatAttr(v));
     };
+    auto intrinsic = [&](StringRef name, Value v) -> Value {
+      return LLVM::CallIntrinsicOp::create(rewriter, loc, f32,
+                                           rewriter.getStringAttr(name),
+                                           ValueRange{v})
+          .getResult(0);
+    };
+    bool approx =
+        bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::afn);
     Value x = op.getOperand();
     if (t != f32)
       x = arith::ExtFOp::create(rewriter, loc, f32, x);
     Value a = math::AbsFOp::create(rewriter, loc, x);
-    // Small |x|: odd Taylor polynomial.
     Value x2 = arith::MulFOp::create(rewriter, loc, x, x);
-    Value p = math::FmaOp::create(rewriter, loc, x2, cst(2.0f / 15.0f),
-                                  cst(-1.0f / 3.0f));
-    Value x3 = arith::MulFOp::create(rewriter, loc, x2, x);
-    Value small = math::FmaOp::create(rewriter, loc, x3, p, x);
-    // Otherwise through e = exp(-2|x|) = exp2(|x| * -2 log2(e)).
-    Value e = math::Exp2Op::create(
-        rewriter, loc,
-        arith::MulFOp::create(rewriter, loc, a, cst(-2.8853900817779268f)));
-    Value num = arith::SubFOp::create(rewriter, loc, cst(1.0f), e);
-    Value den = arith::AddFOp::create(rewriter, loc, cst(1.0f), e);
-    Value q;
-    if (bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::afn)) {
-      Value r = LLVM::CallIntrinsicOp::create(
-                    rewriter, loc, f32,
-                    rewriter.getStringAttr("llvm.nvvm.rcp.approx.ftz.f"),
-                    ValueRange{den})
-                    .getResult(0);
-      q = arith::MulFOp::create(rewriter, loc, num, r);
+    Value small, large;
+    if (approx) {
+      Value p = arith::MulFOp::create(rewriter, loc, x2, cst(-1.0f / 3.0f));
+      small = math::FmaOp::create(rewriter, loc, p, x, x);
+      Value e = intrinsic(
+          "llvm.nvvm.ex2.approx.ftz.f",
+          arith::MulFOp::create(rewriter, loc, x, cst(2.8853900817779268f)));
+      Value r = intrinsic(
+          "llvm.nvvm.rcp.approx.ftz.f",
+          arith::AddFOp::create(rewriter, loc, cst(1.0f), e));
+      large = math::FmaOp::create(rewriter, loc, r, cst(-2.0f), cst(1.0f));
     } else {
-      q = arith::DivFOp::create(rewriter, loc, num, den);
+      Value p = math::FmaOp::create(rewriter, loc, x2, cst(2.0f / 15.0f),
+                                    cst(-1.0f / 3.0f));
+      Value x3 = arith::MulFOp::create(rewriter, loc, x2, x);
+      small = math::FmaOp::create(rewriter, loc, x3, p, x);
+      // e = exp(-2|x|) = exp2(|x| * -2 log2(e)).
+      Value e = math::Exp2Op::create(
+          rewriter, loc,
+          arith::MulFOp::create(rewriter, loc, a, cst(-2.8853900817779268f)));
+      Value num = arith::SubFOp::create(rewriter, loc, cst(1.0f), e);
+      Value den = arith::AddFOp::create(rewriter, loc, cst(1.0f), e);
+      Value q = arith::DivFOp::create(rewriter, loc, num, den);
+      large = math::CopySignOp::create(rewriter, loc, q, x);
     }
-    Value large = math::CopySignOp::create(rewriter, loc, q, x);
     Value isSmall = arith::CmpFOp::create(rewriter, loc,
                                           arith::CmpFPredicate::OLT, a,
                                           cst(0.0625f));

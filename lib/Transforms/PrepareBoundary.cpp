@@ -87,6 +87,47 @@ static void unshare(func::FuncOp func) {
   }
 }
 
+/// A result returned through a reshape of a linalg op's result (unit dims
+/// folded away and put back: a decode row of 1x8192 computed as 8192) is
+/// written through the inverse reshape of an empty tensor of the returned
+/// shape instead of a fresh one of its own: after bufferization that is a
+/// view of the out-parameter, not a buffer copied into it.
+static void writeThroughReshapes(func::ReturnOp ret) {
+  for (Value v : ret.getOperands()) {
+    auto expand = v.getDefiningOp<tensor::ExpandShapeOp>();
+    auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>();
+    if (!expand && !collapse)
+      continue;
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    Value src = expand ? expand.getSrc() : collapse.getSrc();
+    auto result = dyn_cast<OpResult>(src);
+    auto dps = result ? dyn_cast<DestinationStyleOpInterface>(
+                            result.getOwner())
+                      : DestinationStyleOpInterface();
+    if (!type || !type.hasStaticShape() || !dps || !src.hasOneUse())
+      continue;
+    OpOperand *init = dps.getTiedOpOperand(result);
+    auto empty = init ? init->get().getDefiningOp<tensor::EmptyOp>()
+                      : tensor::EmptyOp();
+    if (!empty || !empty->hasOneUse())
+      continue;
+    OpBuilder b(empty);
+    Location loc = empty.getLoc();
+    Value whole =
+        tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+    Value view;
+    if (expand)
+      view = tensor::CollapseShapeOp::create(
+          b, loc, whole, expand.getReassociationIndices());
+    else
+      view = tensor::ExpandShapeOp::create(
+          b, loc, cast<RankedTensorType>(src.getType()), whole,
+          collapse.getReassociationIndices());
+    init->set(view);
+    empty->erase();
+  }
+}
+
 namespace {
 struct MemoptPrepareBoundaryPass final
     : memopt::impl::MemoptPrepareBoundaryPassBase<MemoptPrepareBoundaryPass> {
@@ -104,6 +145,8 @@ struct MemoptPrepareBoundaryPass final
         func.setArgAttr(arg.getArgNumber(),
                         bufferization::BufferizationDialect::kWritableAttrName,
                         BoolAttr::get(ctx, false));
+    if (unshareDestinations)
+      func.walk([&](func::ReturnOp ret) { writeThroughReshapes(ret); });
     func.walk([&](func::ReturnOp ret) {
       OpBuilder b(ret);
       DenseSet<Value> seen;

@@ -46,6 +46,9 @@
 // CHECK-NEXT:    one-shot-bufferize{
 // CHECK-SAME:      bufferize-function-boundaries=true
 // CHECK-SAME:      function-boundary-type-conversion=identity-layout-map
+// Reshapes of reshapes fold before results become out-parameters.
+// CHECK-NEXT:    canonicalize
+// CHECK-NEXT:    cse,
 // CHECK-NEXT:    buffer-results-to-out-params{
 // CHECK-SAME:      hoist-static-allocs=true modify-public-functions=true
 // CHECK-NEXT:    canonicalize

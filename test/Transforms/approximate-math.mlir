@@ -5,8 +5,11 @@
 
 #id = affine_map<(d0) -> (d0)>
 // bf16 GELU computed in f32: the tanh's result reaches only a truncf to bf16.
+// Its arithmetic may contract into fused multiply-adds.
 // CHECK-LABEL: func.func @gelu_bf16
 // CHECK:         math.tanh %{{.+}} fastmath<afn> : f32
+// CHECK:         arith.addf %{{.+}}, %{{.+}} fastmath<contract> : f32
+// CHECK:         arith.mulf %{{.+}}, %{{.+}} fastmath<contract> : f32
 func.func @gelu_bf16(%x: tensor<64xbf16>) -> tensor<64xbf16> {
   %e = tensor.empty() : tensor<64xbf16>
   %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
@@ -30,6 +33,7 @@ func.func @gelu_bf16(%x: tensor<64xbf16>) -> tensor<64xbf16> {
 // CHECK-LABEL: func.func @also_f32
 // CHECK:         math.tanh %{{.+}} : f32
 // CHECK-NOT:     afn
+// CHECK-NOT:     contract
 func.func @also_f32(%x: tensor<64xf32>) -> (tensor<64xf16>, tensor<64xf32>) {
   %e = tensor.empty() : tensor<64xf16>
   %e2 = tensor.empty() : tensor<64xf32>

@@ -184,16 +184,18 @@ func.func @tanh_f32(%x: f32) -> f32 {
 
 // -----
 
-// With afn (memopt-approximate-math: only seen in 16 bits), the quotient
-// is a product with rcp.approx of the denominator; 16-bit tanh computes in
-// f32 and keeps the flag's choice.
+// With afn (memopt-approximate-math: only seen in 16 bits): x - x^3 / 3
+// below 2^-4, else 1 - 2 rcp.approx(1 + ex2.approx.ftz(2 x log2 e)); no
+// division, no sign handling. 16-bit tanh computes in f32.
 // CHECK-LABEL: func.func @tanh_afn_bf16
 // CHECK-SAME:    (%[[X:[a-z0-9_]+]]: bf16)
 // CHECK:         %[[W:.+]] = arith.extf %[[X]] : bf16 to f32
-// CHECK:         %[[DEN:.+]] = arith.addf %{{.+}}, %{{.+}} : f32
+// CHECK:         %[[E:.+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK:         %[[DEN:.+]] = arith.addf %[[E]], %{{.+}} : f32
 // CHECK:         %[[RCP:.+]] = llvm.call_intrinsic "llvm.nvvm.rcp.approx.ftz.f"(%[[DEN]])
-// CHECK:         arith.mulf %{{.+}}, %[[RCP]] : f32
+// CHECK:         llvm.call_intrinsic "llvm.fma.f32"(%[[RCP]], %{{.+}}, %{{.+}})
 // CHECK-NOT:     arith.divf
+// CHECK-NOT:     copysign
 // CHECK:         %[[R:.+]] = arith.truncf %{{.+}} : f32 to bf16
 // CHECK:         return %[[R]]
 func.func @tanh_afn_bf16(%x: bf16) -> bf16 {

@@ -301,11 +301,7 @@ void kf::emitOp(OpBuilder &b, EmitState &st, const GroupOp &g,
 unsigned kf::chooseVectorWidth(const Group &group,
                                const KernelTargetInfo &target,
                                bool rowsMayBeMisaligned) {
-  int64_t maxBytes = 1;
-  for (const GroupOp &g : group.ops)
-    for (OpOperand &operand : g.op->getOpOperands())
-      if (auto mt = dyn_cast<MemRefType>(operand.get().getType()))
-        maxBytes = std::max(maxBytes, getElementBytes(mt.getElementType()));
+  int64_t maxBytes = getWidestElementBytes(group);
   unsigned vec = std::max<int64_t>(1, target.vectorBytes / maxBytes);
   while (!rowsMayBeMisaligned && vec > 1 && group.inner % vec != 0)
     vec /= 2;
