@@ -142,15 +142,14 @@ func.func @softmax_cluster(%x: memref<2x69632xf32>, %y: memref<2x69632xf32>) {
 // -----
 
 // bf16 rows of 131080 with an f32 statistic (RMSNorm-like sum of squares):
-// the statistic is per row, so the vector follows the bf16 row (8
-// elements), 16385 chunks, 9 blocks (a cluster need not be a power of two)
-// of 4 chunks at 480 threads; the last block's chunks past the row are
-// masked.
+// the vector width follows the f32 accumulator (4 elements), 32770 chunks,
+// 9 blocks (a cluster need not be a power of two) of 8 chunks at 480
+// threads; the last block's chunks past the row are masked.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @sumsq_bf16_cluster
 // CHECK:         gpu.launch clusters({{.*}}) in (%{{.+}} = %c9, {{.*}}) blocks({{.*}}) in (%{{.+}} = %c27, {{.*}}) threads({{.*}}) in (%{{.+}} = %c480,
-// CHECK:           arith.cmpi ult, %{{.+}}, %c16385
+// CHECK:           arith.cmpi ult, %{{.+}}, %c32770
 // CHECK:           memopt.cluster_barrier
 // CHECK-COUNT-9:   memopt.cluster_load
 // CHECK-NOT:       memopt.cluster_load

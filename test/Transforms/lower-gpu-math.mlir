@@ -440,3 +440,27 @@ func.func @divisions_kept(%m: memref<8xf32>, %a: f32, %s: f32, %h: f16, %g: f16,
   %z = arith.divf %g, %k : f16
   return %x, %y, %z : f32, f16, f16
 }
+
+// -----
+
+// 1 + tanh(x) with afn (tanh-GELU) is 2 / (1 + exp(-2x)): no cancellation
+// where tanh is near -1; 1 - tanh(x) is 2 / (1 + exp(2x)).
+// CHECK-LABEL: func.func @one_plus_tanh_afn
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: f32)
+// CHECK:         %[[A:.+]] = arith.mulf %[[X]], %[[NEG:.+]] : f32
+// CHECK:         %[[E:.+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%[[A]])
+// CHECK:         %[[D:.+]] = arith.addf %[[E]], %{{.+}} : f32
+// CHECK:         %[[R:.+]] = llvm.call_intrinsic "llvm.nvvm.rcp.approx.ftz.f"(%[[D]])
+// CHECK:         %[[Y:.+]] = arith.mulf %[[R]], %{{.+}} : f32
+// CHECK-NOT:     llvm.fma
+// CHECK:         %[[B:.+]] = arith.mulf %[[X]], %{{.+}} : f32
+// CHECK:         llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%[[B]])
+// CHECK:         return %[[Y]], %{{.+}} : f32, f32
+func.func @one_plus_tanh_afn(%x: f32) -> (f32, f32) {
+  %one = arith.constant 1.0 : f32
+  %t = math.tanh %x fastmath<afn> : f32
+  %s = arith.addf %one, %t : f32
+  %u = math.tanh %x fastmath<afn> : f32
+  %d = arith.subf %one, %u : f32
+  return %s, %d : f32, f32
+}

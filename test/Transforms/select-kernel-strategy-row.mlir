@@ -62,11 +62,10 @@ func.func @sum_1003(%x: memref<8x1003xf32>, %s: memref<8xf32>) {
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
-// f16 rows of 4096 summed in f32: the f32 sums are per row, so the f16
-// row sets the vector, 8 elements (16 bytes); 8 rows are spread over
-// clusters of 16.
+// f16 rows of 4096 summed in f32: the widest buffer (the f32 sums) sets
+// the vector, 4 elements; 8 rows are spread over clusters of 16.
 // CHECK-LABEL: func.func @sum_f16
-// CHECK:       #memopt.row<vector = 8, shifted = false, threads = 32, chunks = 1, cluster = 16,
+// CHECK:       #memopt.row<vector = 4, shifted = false, threads = 32, chunks = 2, cluster = 16,
 func.func @sum_f16(%x: memref<8x4096xf16>, %s: memref<8xf32>) {
   linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : memref<8x4096xf16>) outs(%s : memref<8xf32>) {
   ^bb0(%a: f16, %acc: f32):
