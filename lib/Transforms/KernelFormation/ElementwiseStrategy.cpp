@@ -76,13 +76,17 @@ FailureOr<ElementwiseStrategyAttr> kf::selectElementwiseStrategy(
   unsigned vec = chooseVectorWidth(group, target);
   unsigned wide =
       chooseVectorWidth(group, target, /*rowsMayBeMisaligned=*/true);
-  // A problem that one block would hold (a few thousand elements) runs on
-  // one multiprocessor: blocks of a warp spread it over several (a bias +
-  // GELU of 5x333 f16 took 2.4 us in one block of 215 threads against
-  // 1.0 us for the naive kernel's 7 blocks).
+  // A problem that one block of vectors would hold (a few thousand
+  // elements) is bound by latency, not bandwidth: one element per thread
+  // spreads its math over more threads and multiprocessors (a bias + GELU
+  // of 5x333 f16 took 2.3 us with 8 lanes per thread, in one block of 215
+  // threads or in 7 of 32, against 1.0 us for the naive kernel's 1665
+  // threads; run 18).
   int64_t lanes = std::max<int64_t>(vec, wide);
-  if (group.numRows() * llvm::divideCeil(group.inner, lanes) < threads)
-    threads = target.warpSize;
+  if (lanes > 1 &&
+      group.numRows() * llvm::divideCeil(group.inner, lanes) < threads)
+    return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::Rows, 1,
+                                        threads);
   if (wide > vec) {
     if (canUseFlat(group))
       return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::Flat, wide,
