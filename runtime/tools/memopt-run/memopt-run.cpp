@@ -820,9 +820,17 @@ int main(int argc, char **argv) {
   red.set("factor",
           reductionFactor(modelBytes(*manifests[0]), modelBytes(*manifests[1])));
   report.set("bytes_reduction_model", red);
+  // Slower than the baseline: by graph replay where both pipelines have it
+  // (an event pair around microsecond kernels measures launch overhead),
+  // else by the event timing.
+  bool byGraph = results[0].graphTimed && results[1].graphTimed;
+  double cmpMs[2] = {byGraph ? results[0].graph.medianMs : totalMs[0],
+                     byGraph ? results[1].graph.medianMs : totalMs[1]};
   if (o.timing) {
     report.set("speedup", totalMs[0] / totalMs[1]);
-    report.set("optimized_slower_than_baseline", totalMs[1] > totalMs[0]);
+    report.set("optimized_slower_than_baseline", cmpMs[1] > cmpMs[0]);
+    report.set("slower_than_baseline_timing",
+               byGraph ? "graph_replay" : "events");
   }
   json::Value ver = json::Value::object();
   ver.set("passed", allPassed);
@@ -960,10 +968,11 @@ int main(int argc, char **argv) {
                   "its literal result meaningless (its literal evaluation "
                   "is off by %.3g of the f64 value's norm)\n",
                   c.bufferName.c_str(), c.verdict->literal.relL2);
-  if (o.timing && totalMs[1] > totalMs[0])
+  if (o.timing && cmpMs[1] > cmpMs[0])
     std::printf("  warning: the optimized pipeline is slower than the "
-                "baseline (%.4f ms against %.4f ms)\n",
-                totalMs[1], totalMs[0]);
+                "baseline (%.4f ms against %.4f ms, %s)\n",
+                cmpMs[1], cmpMs[0],
+                byGraph ? "graph replay" : "event timing");
   for (int k = 0; k < 2; ++k)
     for (int64_t id : results[k].modifiedInputs)
       std::printf("  FAIL %s modified input buffer %lld\n", labels[k],
