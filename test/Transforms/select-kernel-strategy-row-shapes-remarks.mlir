@@ -4,11 +4,10 @@
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
-// Decode: 16 rows of 8192 bf16 (1024 chunks of 8). A block per row would
-// use 16 of 132 multiprocessors: clusters of 8 blocks (132 / 16), each
-// 32 threads x 4 chunks. sm_80 has no clusters: a block per row.
+// Decode: 16 rows of 8192 bf16: clusters of 16 blocks (two per
+// multiprocessor: 264 / 16).
 func.func @decode_16(%x: memref<16x8192xbf16>, %s: memref<16xf32>) {
-  // expected-remark @below {{16 rows spread over clusters of 8 blocks: a block per row would keep 116 of 132 multiprocessors idle}}
+  // expected-remark @below {{16 rows spread over clusters of 16 blocks: a block per row would keep 116 of 132 multiprocessors idle}}
   linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : memref<16x8192xbf16>) outs(%s : memref<16xf32>) {
   ^bb0(%a: bf16, %acc: f32):
     %w = arith.extf %a : bf16 to f32

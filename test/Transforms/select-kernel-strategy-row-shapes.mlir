@@ -7,9 +7,10 @@
 #row = affine_map<(d0, d1) -> (d0)>
 // Decode: 16 rows of 8192 bf16 (2048 chunks of 4: the f32 sum sets the
 // vector). A block per row would use 16 of 132 multiprocessors: clusters
-// of 8 blocks (132 / 16), each 32 threads x 8 chunks. sm_80 has no clusters: a block per row.
+// of 16 blocks (two per multiprocessor: 264 / 16), each 32 threads x 4
+// chunks. sm_80 has no clusters: a block per row.
 // CHECK-LABEL: func.func @decode_16
-// CHECK: #memopt.row<vector = 4, shifted = false, threads = 32, chunks = 8, cluster = 8, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false>
+// CHECK: #memopt.row<vector = 4, shifted = false, threads = 32, chunks = 4, cluster = 16, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false>
 // SM80-LABEL: func.func @decode_16
 // SM80: #memopt.row<vector = 4, shifted = false, threads = 256, chunks = 8, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1,
 func.func @decode_16(%x: memref<16x8192xbf16>, %s: memref<16xf32>) {

@@ -13,9 +13,10 @@
 
 // RMSNorm over 64 rows of 1024 f32: 32 threads x 8 chunks of 4
 // (row-chunks-per-thread) would hold a row, but a block per row leaves
-// half the multiprocessors idle: clusters of 2 blocks of 32 x 4.
+// half the multiprocessors idle: clusters of 4 blocks of 32 x 2 (two
+// blocks per multiprocessor).
 // CHECK-LABEL: func.func @rms_1024
-// CHECK:       memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 32, chunks = 4, cluster = 2, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false>}
+// CHECK:       memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 32, chunks = 2, cluster = 4, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false>}
 // CHECK-COUNT-3: linalg.generic
 // CHECK-NOT:   memopt.kernel_group
 func.func @rms_1024(%x: memref<64x1024xf32>, %g: memref<1024xf32>, %y: memref<64x1024xf32>) {
