@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir::memopt {
 #define GEN_PASS_DEF_MEMOPTAPPROXIMATEMATHPASS
@@ -75,6 +76,49 @@ static bool onlyObservedIn16Bit(Value v, std::string &why) {
   return true;
 }
 
+/// Whether the approximate tanh's error stays relative to the values
+/// computed from `t` (a tanh result) up to their 16-bit rounding: they are
+/// only scaled, selected, compared by min/max or converted. An addition
+/// may cancel (1 - tanh(x)^2 near tanh = +-1 turns 2^-22 into several bf16
+/// ulps); the one addition allowed is 1 + tanh(x) or 1 - tanh(x) as tanh's
+/// only use, which the lowering computes as 2 / (1 + exp(-+2x)), exact in
+/// relative terms. Otherwise `why` says where it may cancel.
+static bool errorStaysRelative(Value t, std::string &why) {
+  auto isOne = [](Value v) {
+    FloatAttr c;
+    return matchPattern(v, m_Constant(&c)) && c.getValue().isExactlyValue(1.0);
+  };
+  SmallVector<Value> work{t};
+  if (t.hasOneUse()) {
+    Operation *user = *t.getUsers().begin();
+    auto add = dyn_cast<arith::AddFOp>(user);
+    auto sub = dyn_cast<arith::SubFOp>(user);
+    if ((add && isOne(add.getLhs() == t ? add.getRhs() : add.getLhs())) ||
+        (sub && sub.getRhs() == t && isOne(sub.getLhs())))
+      work = {user->getResult(0)};
+  }
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Value cur = work.pop_back_val();
+    for (Operation *user : cur.getUsers()) {
+      if (!seen.insert(user).second)
+        continue;
+      if (isa<arith::AddFOp, arith::SubFOp>(user) ||
+          (isa<math::MathDialect>(user->getDialect()) &&
+           !isa<math::AbsFOp, math::CopySignOp>(user))) {
+        why = "its result reaches " + user->getName().getStringRef().str() +
+              ", where the approximation's error may not stay relative";
+        return false;
+      }
+      if (isa<linalg::YieldOp>(user))
+        continue;
+      for (Value r : user->getResults())
+        work.push_back(r);
+    }
+  }
+  return true;
+}
+
 namespace {
 struct MemoptApproximateMathPass final
     : memopt::impl::MemoptApproximateMathPassBase<MemoptApproximateMathPass> {
@@ -84,7 +128,8 @@ struct MemoptApproximateMathPass final
           !isa_and_nonnull<linalg::GenericOp>(op->getParentOp()))
         return;
       std::string why;
-      if (!onlyObservedIn16Bit(op.getResult(), why)) {
+      if (!onlyObservedIn16Bit(op.getResult(), why) ||
+          !errorStaysRelative(op.getResult(), why)) {
         // (Named ops generalized give their body ops unknown locations.)
         Operation *at = isa<UnknownLoc>(op.getLoc()) ? op->getParentOp()
                                                      : op.getOperation();

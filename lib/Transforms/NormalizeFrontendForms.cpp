@@ -33,6 +33,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir::memopt {
 #define GEN_PASS_DEF_MEMOPTNORMALIZEFRONTENDFORMSPASS
@@ -100,17 +101,35 @@ static Value createFill(OpBuilder &b, Location loc, Value scalar,
   return linalg::FillOp::create(b, loc, scalar, empty).getResult(0);
 }
 
+/// Whether the indexing maps of `g` other than that of input `index` still
+/// determine every loop's range (an input read along a loop no other
+/// operand indexes, e.g. a reduction over a splat, cannot be dropped).
+static bool loopsSurviveDropping(linalg::GenericOp g, unsigned index) {
+  SmallVector<AffineMap> maps = g.getIndexingMapsArray();
+  maps.erase(maps.begin() + index);
+  if (maps.empty())
+    return false;
+  AffineMap all = concatAffineMaps(maps, g.getContext());
+  llvm::SmallBitVector seen(g.getNumLoops());
+  for (AffineExpr e : all.getResults())
+    if (auto d = dyn_cast<AffineDimExpr>(e))
+      seen.set(d.getPosition());
+  return seen.all();
+}
+
 /// Folds the splat constant `cst` into the linalg ops that read it.
 static void foldSplat(RewriterBase &rewriter, arith::ConstantOp cst) {
   auto type = dyn_cast<RankedTensorType>(cst.getType());
   auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
   if (!type || !dense || !dense.isSplat())
     return;
-  auto scalar = cast<TypedAttr>(dense.getSplatValue<Attribute>());
-  SmallVector<OpOperand *> uses;
-  for (OpOperand &use : cst->getUses())
-    uses.push_back(&use);
-  for (OpOperand *use : uses) {
+  auto scalar = dyn_cast<TypedAttr>(dense.getSplatValue<Attribute>());
+  if (!scalar) // (complex splats)
+    return;
+  // One use at a time: folding rebuilds (erases) the user, which may hold
+  // further uses of the constant.
+  while (!cst->use_empty()) {
+    OpOperand *use = &*cst->use_begin();
     Operation *user = use->getOwner();
     auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
     if (linalgOp && linalgOp.isDpsInput(use) &&
@@ -121,27 +140,28 @@ static void foldSplat(RewriterBase &rewriter, arith::ConstantOp cst) {
       unsigned number = use->getOperandNumber();
       FailureOr<linalg::GenericOp> g =
           linalg::generalizeNamedOp(rewriter, linalgOp);
-      if (failed(g))
-        continue;
-      user = *g;
-      use = &user->getOpOperand(number);
+      if (succeeded(g)) {
+        user = *g;
+        use = &user->getOpOperand(number);
+      }
     }
     auto g = dyn_cast<linalg::GenericOp>(user);
-    if (g && g.isDpsInput(use) && g.hasPureTensorSemantics()) {
+    if (g && g.isDpsInput(use) && g.hasPureTensorSemantics() &&
+        loopsSurviveDropping(g, use->getOperandNumber())) {
       dropInput(rewriter, g, use->getOperandNumber(),
                 [&](OpBuilder &b, Location loc) -> Value {
                   return arith::ConstantOp::create(b, loc, scalar);
                 });
       continue;
     }
-    // Anywhere else (an output, a result): the same values as a fill.
+    // Anywhere else (an output, a result, the only operand along a loop):
+    // the same values as a fill.
     rewriter.setInsertionPoint(user);
     Value s = arith::ConstantOp::create(rewriter, cst.getLoc(), scalar);
     Value fill = createFill(rewriter, cst.getLoc(), s, type);
     rewriter.modifyOpInPlace(user, [&] { use->set(fill); });
   }
-  if (cst->use_empty())
-    rewriter.eraseOp(cst);
+  rewriter.eraseOp(cst);
 }
 
 /// A scalar read from the 0-d tensor `extract` reads, where linalg ops use

@@ -569,7 +569,11 @@ Expected<GraphTiming> DevicePipeline::timeGraph(int runsPerGraph, int warmup,
   // default stream.
   constexpr unsigned kStreamNonBlocking = 0x1;
   constexpr int kCaptureModeThreadLocal = 1;
+  // (The poisoning memsets run on the legacy stream, which the capture
+  // stream does not wait for.)
   Status s = poison();
+  if (s.succeeded())
+    s = drv.check(api.cuCtxSynchronize(), "cuCtxSynchronize after poisoning");
   if (s.failed() ||
       (s = drv.check(api.cuStreamCreate(&r.stream, kStreamNonBlocking),
                      "cuStreamCreate"))

@@ -91,3 +91,37 @@ func.func @scalars(%x: tensor<16xf32>, %s: f32) -> tensor<16xf32> {
   } -> tensor<16xf32>
   return %y : tensor<16xf32>
 }
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+#sum = affine_map<(d0) -> ()>
+// A splat read twice by one op, and a splat that alone gives a loop its
+// range (a sum over it): the first is folded twice, the second becomes a
+// fill (dropping it would leave the reduced loop without a range).
+// CHECK-LABEL: func.func @splat_twice_and_alone
+// CHECK-NOT:     dense<
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%{{.+}} : tensor<8xf32>)
+// CHECK:         arith.constant 2.000000e+00 : f32
+// CHECK:         %[[F:.+]] = linalg.fill
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%[[F]] : tensor<8xf32>)
+func.func @splat_twice_and_alone(%x: tensor<8xf32>, %init: tensor<f32>) -> (tensor<8xf32>, tensor<f32>) {
+  %c = arith.constant dense<2.0> : tensor<8xf32>
+  %e = tensor.empty() : tensor<8xf32>
+  %y = linalg.generic {indexing_maps = [#id, #id, #id, #id], iterator_types = ["parallel"]}
+      ins(%x, %c, %c : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %b: f32, %b2: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %m, %b2 : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %s = linalg.generic {indexing_maps = [#id, #sum], iterator_types = ["reduction"]}
+      ins(%c : tensor<8xf32>) outs(%init : tensor<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<f32>
+  return %y, %s : tensor<8xf32>, tensor<f32>
+}

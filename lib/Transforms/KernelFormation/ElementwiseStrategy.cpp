@@ -84,7 +84,8 @@ FailureOr<ElementwiseStrategyAttr> kf::selectElementwiseStrategy(
   // threads; run 18).
   int64_t lanes = std::max<int64_t>(vec, wide);
   if (lanes > 1 &&
-      group.numRows() * llvm::divideCeil(group.inner, lanes) < threads)
+      group.numRows() * (int64_t)llvm::divideCeil(group.inner, lanes) <
+          threads)
     return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::Rows, 1,
                                         threads);
   if (wide > vec) {

@@ -619,7 +619,7 @@ LogicalResult kf::checkRowStrategy(const Group &group, RowStrategyAttr s,
                   << " rows";
   // Two blocks of the largest size fill a multiprocessor's threads (2048
   // on sm_80 and sm_90).
-  if (threads * s.getBlocksPerMultiprocessor() >
+  if (threads * s.getRowsPerBlock() * s.getBlocksPerMultiprocessor() >
       2 * (int64_t)target.maxThreadsPerBlock)
     return fail() << "blocks_per_multiprocessor x threads is over the "
                   << 2 * target.maxThreadsPerBlock
