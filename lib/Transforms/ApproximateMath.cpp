@@ -17,13 +17,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TensorUtils.h"
 #include "memopt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/IR/Matchers.h"
 
 namespace mlir::memopt {
 #define GEN_PASS_DEF_MEMOPTAPPROXIMATEMATHPASS
@@ -33,6 +33,28 @@ namespace mlir::memopt {
 using namespace mlir;
 using namespace mlir::memopt;
 
+/// Visits every op using a value computed from `roots` (their users, the
+/// users of those users' results, ...) once; `visit` returns false to stop
+/// the walk there (the answer is then false), or sets `follow` to false to
+/// not walk on from that op's results.
+static bool walkDerived(SmallVector<Value> work,
+                        function_ref<bool(Operation *, Value, bool &)> visit) {
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Value cur = work.pop_back_val();
+    for (Operation *user : cur.getUsers()) {
+      if (!seen.insert(user).second)
+        continue;
+      bool follow = true;
+      if (!visit(user, cur, follow))
+        return false;
+      if (follow)
+        llvm::append_range(work, user->getResults());
+    }
+  }
+  return true;
+}
+
 /// Whether every value computed from `v` inside its block reaches the rest
 /// of the program only through an arith.truncf to a float of at most 16
 /// bits: pure float arithmetic and math ops carry it on; anything else (a
@@ -40,40 +62,30 @@ using namespace mlir::memopt;
 /// in another block) observes it at its own precision. Otherwise `why` says
 /// where it is observed.
 static bool onlyObservedIn16Bit(Value v, std::string &why) {
-  SmallVector<Value> work{v};
-  llvm::SmallPtrSet<Operation *, 16> seen;
-  while (!work.empty()) {
-    Value cur = work.pop_back_val();
-    for (Operation *user : cur.getUsers()) {
-      if (!seen.insert(user).second)
-        continue;
-      if (auto trunc = dyn_cast<arith::TruncFOp>(user)) {
-        if (trunc.getType().getIntOrFloatBitWidth() <= 16)
-          continue;
-      }
-      bool carries =
-          user->getBlock() == v.getParentBlock() && user->getNumResults() > 0 &&
-          llvm::all_of(user->getResultTypes(),
-                       [](Type t) { return isa<FloatType>(t); }) &&
-          (isa<math::MathDialect>(user->getDialect()) ||
-           isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
-               arith::NegFOp, arith::MaximumFOp, arith::MinimumFOp,
-               arith::MaxNumFOp, arith::MinNumFOp, arith::SelectOp,
-               arith::TruncFOp, arith::ExtFOp>(user));
-      if (!carries) {
-        why = isa<linalg::YieldOp>(user)
-                  ? "its result is yielded at " +
-                        std::to_string(cast<FloatType>(cur.getType())
-                                           .getIntOrFloatBitWidth()) +
-                        "-bit precision"
-                  : "its result reaches " + user->getName().getStringRef().str();
-        return false;
-      }
-      for (Value r : user->getResults())
-        work.push_back(r);
+  return walkDerived({v}, [&](Operation *user, Value cur, bool &follow) {
+    if (auto trunc = dyn_cast<arith::TruncFOp>(user);
+        trunc && trunc.getType().getIntOrFloatBitWidth() <= 16) {
+      follow = false;
+      return true;
     }
-  }
-  return true;
+    bool carries =
+        user->getBlock() == v.getParentBlock() && user->getNumResults() > 0 &&
+        llvm::all_of(user->getResultTypes(),
+                     [](Type t) { return isa<FloatType>(t); }) &&
+        (isa<math::MathDialect>(user->getDialect()) ||
+         isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
+             arith::NegFOp, arith::MaximumFOp, arith::MinimumFOp,
+             arith::MaxNumFOp, arith::MinNumFOp, arith::SelectOp,
+             arith::TruncFOp, arith::ExtFOp>(user));
+    if (!carries)
+      why = isa<linalg::YieldOp>(user)
+                ? "its result is yielded at " +
+                      std::to_string(cast<FloatType>(cur.getType())
+                                         .getIntOrFloatBitWidth()) +
+                      "-bit precision"
+                : "its result reaches " + user->getName().getStringRef().str();
+    return carries;
+  });
 }
 
 /// Whether the approximate tanh's error stays relative to the values
@@ -84,39 +96,20 @@ static bool onlyObservedIn16Bit(Value v, std::string &why) {
 /// only use, which the lowering computes as 2 / (1 + exp(-+2x)), exact in
 /// relative terms. Otherwise `why` says where it may cancel.
 static bool errorStaysRelative(Value t, std::string &why) {
-  auto isOne = [](Value v) {
-    FloatAttr c;
-    return matchPattern(v, m_Constant(&c)) && c.getValue().isExactlyValue(1.0);
-  };
-  SmallVector<Value> work{t};
-  if (t.hasOneUse()) {
-    Operation *user = *t.getUsers().begin();
-    auto add = dyn_cast<arith::AddFOp>(user);
-    auto sub = dyn_cast<arith::SubFOp>(user);
-    if ((add && isOne(add.getLhs() == t ? add.getRhs() : add.getLhs())) ||
-        (sub && sub.getRhs() == t && isOne(sub.getLhs())))
-      work = {user->getResult(0)};
-  }
-  llvm::SmallPtrSet<Operation *, 16> seen;
-  while (!work.empty()) {
-    Value cur = work.pop_back_val();
-    for (Operation *user : cur.getUsers()) {
-      if (!seen.insert(user).second)
-        continue;
-      if (isa<arith::AddFOp, arith::SubFOp>(user) ||
-          (isa<math::MathDialect>(user->getDialect()) &&
-           !isa<math::AbsFOp, math::CopySignOp>(user))) {
-        why = "its result reaches " + user->getName().getStringRef().str() +
-              ", where the approximation's error may not stay relative";
-        return false;
-      }
-      if (isa<linalg::YieldOp>(user))
-        continue;
-      for (Value r : user->getResults())
-        work.push_back(r);
+  SmallVector<Value> roots{t};
+  if (std::optional<OnePlusMinusTanh> m = matchOnePlusMinusTanh(t))
+    roots = {m->user->getResult(0)};
+  return walkDerived(roots, [&](Operation *user, Value, bool &follow) {
+    if (isa<arith::AddFOp, arith::SubFOp>(user) ||
+        (isa<math::MathDialect>(user->getDialect()) &&
+         !isa<math::AbsFOp, math::CopySignOp>(user))) {
+      why = "its result reaches " + user->getName().getStringRef().str() +
+            ", where the approximation's error may not stay relative";
+      return false;
     }
-  }
-  return true;
+    follow = !isa<linalg::YieldOp>(user);
+    return true;
+  });
 }
 
 namespace {

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TensorUtils.h"
 #include "memopt/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -86,37 +87,20 @@ struct TanhLowering : OpRewritePattern<math::TanhOp> {
     // and 2 / (1 + exp(2x)), within ~2^-21 relative everywhere. Through
     // tanh they cancel where tanh(x) is near -1 (or 1): the exhaustive f16
     // GELU lost up to 5 ulps there with the approximate quotient.
-    if (approx && t == f32 && op->hasOneUse()) {
-      Operation *user = *op->getUsers().begin();
-      auto isOne = [](Value v) {
-        FloatAttr c;
-        return matchPattern(v, m_Constant(&c)) && c.getValue().isExactlyValue(1.0);
-      };
-      Value other;
-      float sign = 0;
-      if (auto add = dyn_cast<arith::AddFOp>(user)) {
-        other = add.getLhs() == op.getResult() ? add.getRhs() : add.getLhs();
-        sign = -1; // exp(-2x)
-      } else if (auto sub = dyn_cast<arith::SubFOp>(user);
-                 sub && sub.getRhs() == op.getResult()) {
-        other = sub.getLhs();
-        sign = 1; // exp(2x)
-      }
-      if (other && isOne(other) && user->getResult(0).getType() == f32) {
-        rewriter.setInsertionPoint(user);
-        Value e = intrinsic(
-            "llvm.nvvm.ex2.approx.ftz.f",
-            arith::MulFOp::create(rewriter, loc, x,
-                                  cst(sign * 2.8853900817779268f)));
-        Value r = intrinsic(
-            "llvm.nvvm.rcp.approx.ftz.f",
-            arith::AddFOp::create(rewriter, loc, cst(1.0f), e));
-        rewriter.replaceOp(user,
-                           arith::MulFOp::create(rewriter, loc, r, cst(2.0f))
-                               .getResult());
-        rewriter.eraseOp(op);
-        return success();
-      }
+    if (std::optional<OnePlusMinusTanh> m =
+            approx ? matchOnePlusMinusTanh(op.getResult()) : std::nullopt) {
+      rewriter.setInsertionPoint(m->user);
+      Value e = intrinsic(
+          "llvm.nvvm.ex2.approx.ftz.f",
+          arith::MulFOp::create(rewriter, loc, x,
+                                cst(m->sign * 2.8853900817779268f)));
+      Value r = intrinsic("llvm.nvvm.rcp.approx.ftz.f",
+                          arith::AddFOp::create(rewriter, loc, cst(1.0f), e));
+      rewriter.replaceOp(
+          m->user,
+          arith::MulFOp::create(rewriter, loc, r, cst(2.0f)).getResult());
+      rewriter.eraseOp(op);
+      return success();
     }
     Value a = math::AbsFOp::create(rewriter, loc, x);
     Value x2 = arith::MulFOp::create(rewriter, loc, x, x);

@@ -8,7 +8,9 @@
 
 #include "TensorUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -42,4 +44,22 @@ void mlir::memopt::sinkToFirstUser(Operation *op) {
   }
   if (first && op->isBeforeInBlock(first))
     op->moveBefore(first);
+}
+
+std::optional<memopt::OnePlusMinusTanh>
+mlir::memopt::matchOnePlusMinusTanh(Value t) {
+  if (!t.getType().isF32() || !t.hasOneUse())
+    return std::nullopt;
+  auto isOne = [](Value v) {
+    FloatAttr c;
+    return matchPattern(v, m_Constant(&c)) && c.getValue().isExactlyValue(1.0);
+  };
+  Operation *user = *t.getUsers().begin();
+  if (auto add = dyn_cast<arith::AddFOp>(user);
+      add && isOne(add.getLhs() == t ? add.getRhs() : add.getLhs()))
+    return OnePlusMinusTanh{user, -1.0f};
+  if (auto sub = dyn_cast<arith::SubFOp>(user);
+      sub && sub.getRhs() == t && isOne(sub.getLhs()))
+    return OnePlusMinusTanh{user, 1.0f};
+  return std::nullopt;
 }

@@ -11,6 +11,8 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <optional>
+
 namespace mlir::memopt {
 
 /// A linalg.generic over every element of static tensor `input` into a new
@@ -23,6 +25,17 @@ Value createElementwiseGeneric(
 /// Moves `op` down to just before its first user in its block (users in
 /// other blocks: left where it is), keeping it before all its users.
 void sinkToFirstUser(Operation *op);
+
+/// `1 + tanh(x)` or `1 - tanh(x)` as the only use of the f32 tanh result
+/// `t`: that addition or subtraction and the sign of the exponent in
+/// 2 / (1 + exp(sign * 2x)) (-1 and +1). memopt-approximate-math allows the
+/// approximate tanh there because memopt-lower-gpu-math computes exactly
+/// that form; both ask this one matcher.
+struct OnePlusMinusTanh {
+  Operation *user;
+  float sign;
+};
+std::optional<OnePlusMinusTanh> matchOnePlusMinusTanh(Value t);
 
 } // namespace mlir::memopt
 
