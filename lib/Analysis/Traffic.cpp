@@ -79,6 +79,12 @@ Value mlir::memopt::getViewRoot(Value v) {
       v = c.getSource();
       continue;
     }
+    // A permuted view (the interchanged loops of a normalization over a
+    // non-innermost dim read their buffers through one).
+    if (auto t = dyn_cast<memref::TransposeOp>(def)) {
+      v = t.getIn();
+      continue;
+    }
     // A flat view of a whole buffer (offset 0, static sizes).
     if (auto r = dyn_cast<memref::ReinterpretCastOp>(def);
         r && r.getStaticOffsets().size() == 1 && r.getStaticOffsets()[0] == 0 &&

@@ -140,6 +140,12 @@ static OpPassManager &addPlanningPasses(OpPassManager &pm,
   targetOpts.chip = cfg.chip;
   pm.addPass(createMemoptSetTargetPass(targetOpts));
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  // Normalizations over a non-innermost loop: that loop innermost, so that
+  // they form one (interleaved) row group.
+  if (cfg.formKernels.strategy == KernelStrategy::Fused)
+    funcPm.addPass(createMemoptInterchangeNormalizationsPass(
+        getKnobs<MemoptInterchangeNormalizationsPassOptions>(
+            cfg.formKernels)));
   auto groupOpts = getKnobs<MemoptFormGroupsPassOptions>(cfg.formKernels);
   groupOpts.strategy = cfg.formKernels.strategy;
   funcPm.addPass(createMemoptFormGroupsPass(groupOpts));

@@ -478,7 +478,7 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
         // thread) is rebuilt once before the grid loops.
         if (isa<MemRefType>(et) &&
             isa<memref::ReinterpretCastOp, memref::CollapseShapeOp,
-                memref::ExpandShapeOp, memref::CastOp>(op) &&
+                memref::ExpandShapeOp, memref::CastOp, memref::TransposeOp>(op) &&
             llvm::all_of(op->getOperands(), [&](Value v) {
               return !launch.getBody().isAncestor(v.getParentRegion());
             })) {

@@ -58,6 +58,7 @@
 // the #memopt.target.
 // CHECK-NEXT:    memopt-set-target{chip=sm_90},
 // CHECK-NEXT:    func.func(
+// OPT-NEXT:        memopt-interchange-normalizations{block-size=256 cluster-block-threads=512 column-rows-per-block=256 column-slice-bytes=64 column-unroll=16 max-cluster-size=0 max-threads-per-block=0 multiprocessors=0 row-chunks-per-thread=8 row-prefetch=false row-register-elements=32 row-shared-elements=32 vector-bytes=0 warp-size=0},
 // OPT-NEXT:        memopt-form-groups{block-size=256 cluster-block-threads=512 column-rows-per-block=256 column-slice-bytes=64 column-unroll=16 max-cluster-size=0 max-threads-per-block=0 multiprocessors=0 row-chunks-per-thread=8 row-prefetch=false row-register-elements=32 row-shared-elements=32 strategy=fused vector-bytes=0 warp-size=0},
 // BASE-NEXT:       memopt-form-groups{block-size=256 cluster-block-threads=512 column-rows-per-block=256 column-slice-bytes=64 column-unroll=16 max-cluster-size=0 max-threads-per-block=0 multiprocessors=0 row-chunks-per-thread=8 row-prefetch=false row-register-elements=32 row-shared-elements=32 strategy=naive vector-bytes=0 warp-size=0},
 // CHECK-NEXT:      memopt-select-kernel-strategy{block-size=256 cluster-block-threads=512 column-rows-per-block=256 column-slice-bytes=64 column-unroll=16 max-cluster-size=0 max-threads-per-block=0 multiprocessors=0 row-chunks-per-thread=8 row-prefetch=false row-register-elements=32 row-shared-elements=32 vector-bytes=0 warp-size=0},

@@ -89,6 +89,13 @@ def Memopt_RowStrategyAttr : Memopt_Attr<"RowStrategy", "row"> {
     1 (default 1, not printed then): each block holds that many rows, one
     per group of `threads` threads (a warp: short rows), so blocks are not
     a single warp; it divides the rows and excludes clusters and staging.
+    `interleaved` (default false): the block's `rows_per_block` rows lie
+    side by side instead, row r of the block held by the threads t with
+    t mod rows_per_block = r (`threads` of them per row), so that a warp
+    reads consecutive rows: the layout of a normalization over a loop that
+    is not the innermost (softmax over dim 0), interchanged so that the
+    rows are the contiguous dim. Vector 1, no shifted chunks, no staging,
+    no online softmax; clusters split the rows as usual.
   }];
   let parameters = (ins
     "int64_t":$vector,
@@ -100,7 +107,8 @@ def Memopt_RowStrategyAttr : Memopt_Attr<"RowStrategy", "row"> {
     "int64_t":$blocks_per_multiprocessor,
     "int64_t":$persistent_clusters,
     "bool":$online_softmax,
-    DefaultValuedParameter<"int64_t", "1">:$rows_per_block);
+    DefaultValuedParameter<"int64_t", "1">:$rows_per_block,
+    DefaultValuedParameter<"bool", "false">:$interleaved);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

@@ -207,6 +207,37 @@ def MemoptSetTargetPass : Pass<"memopt-set-target", "ModuleOp"> {
   ];
 }
 
+def MemoptInterchangeNormalizationsPass
+    : InterfacePass<"memopt-interchange-normalizations",
+                    "FunctionOpInterface"> {
+  let summary = "Normalizations over a non-innermost loop iterate with that "
+                "loop innermost, over permuted buffers";
+  let description = [{
+    A run of consecutive linalg.generic ops on buffers over one iteration
+    space that reduce a loop k which is not the innermost one (a parallel
+    loop inside it) and read those results back over the whole space (a
+    softmax over dim 0, a LayerNorm over the batch dim) has every op over
+    the whole space interchanged so that k is innermost. Operands whose
+    maps become permutations are given identity maps over permuted
+    buffers: buffers only the run uses are allocated in the new order, the
+    others are read and written through `memref.transpose` views (moved
+    into the kernels by memopt-emit-kernels). The run then forms one row
+    group whose rows, the points of the contiguous dim, lie side by side
+    (the interleaved `#memopt.row`), which holds each row on chip and reads
+    the input once instead of once per reduction. Ops over the parallel
+    loops alone (fills, per-column scalars) join the run unchanged.
+
+    Applied where the interleaved row kernel holds a row of the reduced
+    loop in registers (of a cluster of at most max-cluster-size blocks) and
+    the rows (the points of the other loops) are a multiple of 8; otherwise
+    a remark at the reduction says why. A lone column reduction (no op
+    reads its result over the whole space) is left to the column family.
+    Only the optimizing pipeline runs it.
+  }];
+  let dependentDialects = ["memref::MemRefDialect"];
+  let options = MemoptKernelShapeOptions;
+}
+
 def MemoptFormGroupsPass
     : InterfacePass<"memopt-form-groups", "FunctionOpInterface"> {
   let summary = "Partition the linalg.generic ops on memrefs into kernel "

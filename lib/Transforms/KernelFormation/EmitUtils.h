@@ -180,6 +180,17 @@ Value blockReduce(OpBuilder &b, Location loc, Value partial,
                   unsigned warpSize, Value tid, Value smem, unsigned slot,
                   const RowCluster *cluster = nullptr);
 
+/// Combines `partial` over the `lanes` threads of each row of an
+/// interleaved row block (`rowsPerBlock` rows side by side: thread
+/// lane * rowsPerBlock + rowInBlock), through the shared-memory buffer
+/// `smem` [slots][lanes][rowsPerBlock], and over the cluster (its totals
+/// [slots][rowsPerBlock]); every thread of a row gets the same bits.
+Value interleavedRowReduce(OpBuilder &b, Location loc, Value partial,
+                           arith::AtomicRMWKind kind, int64_t lanes,
+                           int64_t rowsPerBlock, Value lane, Value rowInBlock,
+                           Value smem, unsigned slot,
+                           const RowCluster &cluster);
+
 /// Shifted chunks for row `row` (the row space's flat row index): row r
 /// starts at flat element r * inner, h = that mod vec elements past an
 /// aligned boundary; chunk k covers flat elements [r * inner - h + k * vec,

@@ -186,16 +186,41 @@ LogicalResult mlir::memopt::emitKernelGroups(RewriterBase &rewriter,
         op, get.getNameAttr());
     return global && global.getConstant();
   };
+  // Permuted views (memopt-interchange-normalizations) move in too: the
+  // kernel receives the buffer's pointer, as the manifest describes it, and
+  // builds the strided view itself.
+  auto isSunk = [&](Operation *op) {
+    return isConstantGlobal(op) || isa<memref::TransposeOp>(op);
+  };
   SmallVector<gpu::LaunchOp> launches;
   func->walk([&](gpu::LaunchOp l) { launches.push_back(l); });
-  for (gpu::LaunchOp l : launches)
-    if (failed(sinkOperationsIntoLaunchOp(l, isConstantGlobal)))
-      return l.emitOpError("cannot move constant globals into the kernel"),
+  for (gpu::LaunchOp l : launches) {
+    // (Upstream's sinking takes an op only when its operands are already
+    // used in the launch; a view's buffer is not.)
+    DenseMap<Operation *, Operation *> cloned;
+    l.getBody().walk([&](Operation *user) {
+      for (OpOperand &use : user->getOpOperands()) {
+        auto view = use.get().getDefiningOp<memref::TransposeOp>();
+        if (!view || l->isAncestor(view))
+          continue;
+        Operation *&copy = cloned[view];
+        if (!copy) {
+          OpBuilder::InsertionGuard guard(rewriter);
+          rewriter.setInsertionPointToStart(&l.getBody().front());
+          copy = rewriter.clone(*view);
+        }
+        use.set(copy->getResult(0));
+      }
+    });
+    if (failed(sinkOperationsIntoLaunchOp(l, isSunk)))
+      return l.emitOpError("cannot move constant globals and views into the "
+                           "kernel"),
              failure();
+  }
   SmallVector<Operation *> dead;
-  func->walk([&](memref::GetGlobalOp get) {
-    if (get->use_empty() && isConstantGlobal(get))
-      dead.push_back(get);
+  func->walk([&](Operation *op) {
+    if (op->use_empty() && isSunk(op) && !op->getParentOfType<gpu::LaunchOp>())
+      dead.push_back(op);
   });
   for (Operation *op : dead)
     rewriter.eraseOp(op);

@@ -327,6 +327,18 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
                                            std::string &why) {
   MLIRContext *ctx = group.ops.front().op.getContext();
   OpBuilder b(ctx);
+  // Rows that are the points of the contiguous dim (a normalization over
+  // a non-innermost dim, interchanged): side by side in each block.
+  if (isLaidOutAcrossRows(group)) {
+    std::string whyNot;
+    FailureOr<Attribute> s =
+        selectInterleavedRowStrategy(group, target, whyNot);
+    if (succeeded(s))
+      return s;
+    group.ops.front().op.emitRemark()
+        << "rows laid out across the contiguous dim not interleaved: "
+        << whyNot;
+  }
   unsigned vec = chooseVectorWidth(group, target);
   int64_t rows = group.numRows();
   // Rows whose length is not a multiple of the vector width: shifted chunks
@@ -528,7 +540,8 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
   }
   return Attribute(RowStrategyAttr::get(
       ctx, vec, shifted, threads, numChunks, clusterSize, sharedChunks,
-      blocksPerMultiprocessor, persistentClusters, online, rowsPerBlock));
+      blocksPerMultiprocessor, persistentClusters, online, rowsPerBlock,
+      /*interleaved=*/false));
 }
 
 FailureOr<MemRefType>
@@ -568,11 +581,19 @@ LogicalResult kf::checkRowStrategy(const Group &group, RowStrategyAttr s,
   auto fail = [&] { return emitCannotHonour(anchor, s); };
   int64_t vec = s.getVector();
   int64_t threads = s.getThreads();
-  FailureOr<MemRefType> exchange =
-      checkRowBasics(group, s, vec, s.getShifted(), threads,
-                     " (use shifted = true)", target, anchor);
+  bool interleaved = s.getInterleaved();
+  // Interleaved rows: whole warps per block, not per row.
+  FailureOr<MemRefType> exchange = checkRowBasics(
+      group, s, vec, s.getShifted(),
+      interleaved ? threads * s.getRowsPerBlock() : threads,
+      " (use shifted = true)", target, anchor);
   if (failed(exchange))
     return failure();
+  if (interleaved &&
+      (vec != 1 || s.getShifted() || s.getSharedChunks() > 0 ||
+       s.getPersistentClusters() > 0 || s.getOnlineSoftmax()))
+    return fail() << "interleaved rows take vector = 1, no shifted chunks, "
+                     "no shared-memory staging and no online softmax";
   int64_t cluster = s.getCluster();
   if (cluster < 1 || cluster > (int64_t)target.maxClusterSize)
     return fail() << "cluster must be between 1 and the target's "
@@ -599,7 +620,7 @@ LogicalResult kf::checkRowStrategy(const Group &group, RowStrategyAttr s,
   if (rowsPerBlock < 1 || group.numRows() % rowsPerBlock != 0)
     return fail() << "rows_per_block must divide the " << group.numRows()
                   << " rows";
-  if (rowsPerBlock > 1 &&
+  if (rowsPerBlock > 1 && !interleaved &&
       (cluster > 1 || s.getSharedChunks() > 0 ||
        s.getPersistentClusters() > 0 || threads > (int64_t)target.warpSize))
     return fail() << "rows_per_block > 1 needs one warp per row (threads <= "
@@ -659,9 +680,11 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
   int64_t clusterSize = s.getCluster();
   int64_t sharedChunks = s.getSharedChunks();
   int64_t blocksPerMultiprocessor = s.getBlocksPerMultiprocessor();
+  bool interleaved = s.getInterleaved();
   std::string why;
   // checkRowStrategy proved that the reductions share one exchange type.
   MemRefType exchange = *getExchangeType(b, group, target, why);
+  int64_t numReduce = exchange.getDimSize(0);
   SmallVector<Type> wgTypes;
   SmallVector<StagedInput> sliceStaged;
   int64_t sliceBytes = 0;
@@ -672,9 +695,16 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
         blockStaticBytes(exchange, threads > (int64_t)target.warpSize, 1),
         sliceBytes, tooBig);
   }
-  if (threads > target.warpSize)
-    wgTypes.push_back(exchange);
   int64_t rowsPerBlock = s.getRowsPerBlock();
+  // The block's partials: a warp's per reduction, or with interleaved rows
+  // every thread's ([reductions][threads per row][rows]).
+  bool blockExchange = interleaved ? threads > 1 : threads > target.warpSize;
+  if (interleaved && blockExchange)
+    wgTypes.push_back(MemRefType::get({numReduce, threads, rowsPerBlock},
+                                      exchange.getElementType(), AffineMap(),
+                                      exchange.getMemorySpace()));
+  else if (blockExchange)
+    wgTypes.push_back(exchange);
   int64_t gridClusters = rows / rowsPerBlock;
   SmallVector<StagedInput> staged;
   int64_t stagingBytes = 0;
@@ -695,7 +725,9 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
     SmallVector<int64_t> totalsShape;
     if (!staged.empty())
       totalsShape.push_back(2);
-    totalsShape.push_back(exchange.getDimSize(0));
+    totalsShape.push_back(numReduce);
+    if (interleaved)
+      totalsShape.push_back(rowsPerBlock);
     wgTypes.push_back(MemRefType::get(totalsShape, exchange.getElementType(),
                                       AffineMap(), exchange.getMemorySpace()));
   }
@@ -717,7 +749,24 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
     launch->setAttr(kPersistentAttrName, b.getUnitAttr());
   Value row = launch.getBlockIds().x;
   Value tid = launch.getThreadIds().x;
-  if (rowsPerBlock > 1) {
+  RowCluster cluster;
+  cluster.size = clusterSize;
+  // Interleaved rows: row x * R + t mod R of the block's cluster x (its
+  // rank within), held by the threads t / R of that row.
+  Value rowInBlock;
+  if (interleaved) {
+    Value block = row;
+    if (clusterSize > 1) {
+      Value cC = cIdx(b, loc, clusterSize);
+      cluster.rank = arith::RemUIOp::create(b, loc, block, cC);
+      block = arith::DivUIOp::create(b, loc, block, cC);
+    }
+    Value cR = cIdx(b, loc, rowsPerBlock);
+    rowInBlock = arith::RemUIOp::create(b, loc, tid, cR);
+    row = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, block, cR), rowInBlock);
+    tid = arith::DivUIOp::create(b, loc, tid, cR);
+  } else if (rowsPerBlock > 1) {
     // Row bid * R + tid / T, held by threads tid mod T.
     Value cT = cIdx(b, loc, threads);
     row = arith::AddIOp::create(
@@ -726,10 +775,8 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
     tid = arith::RemUIOp::create(b, loc, tid, cT);
   }
   Value smem;
-  if (threads > target.warpSize)
+  if (blockExchange)
     smem = launch.getWorkgroupAttributions().front();
-  RowCluster cluster;
-  cluster.size = clusterSize;
   // Chunks of the row before this block's slice.
   Value sliceStart = cIdx(b, loc, 0);
   if (clusterSize > 1) {
@@ -737,9 +784,11 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
     // x mod C of row x / C (of rows x / C, x / C + clusters, ... when the
     // clusters are persistent).
     Value cC = cIdx(b, loc, clusterSize);
-    cluster.rank = arith::RemUIOp::create(b, loc, row, cC);
     cluster.totals = launch.getWorkgroupAttributions().back();
-    row = arith::DivUIOp::create(b, loc, row, cC);
+    if (!interleaved) {
+      cluster.rank = arith::RemUIOp::create(b, loc, row, cC);
+      row = arith::DivUIOp::create(b, loc, row, cC);
+    }
     sliceStart = arith::MulIOp::create(
         b, loc, cluster.rank,
         cIdx(b, loc, (numChunks + sharedChunks) * threads));
@@ -918,6 +967,15 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
       online = matchOnlineSoftmax(group, i);
     if (sharedChunks > 0)
       partial = arith::getReductionOp(g.kind, b, loc, partial, sharedPass(&g));
+    if (interleaved) {
+      Value total = interleavedRowReduce(b, loc, partial, g.kind, threads,
+                                         rowsPerBlock, tid, rowInBlock, smem,
+                                         slot++, cluster);
+      st.scalarValues[getRootBuffer(g.op.getDpsInitsMutable()[0].get())] =
+          arith::getReductionOp(g.kind, b, loc, getReductionInit(b, st, g),
+                                total);
+      continue;
+    }
     if (!online) {
       finishReduction(b, st, g, partial, threads, target, tid, smem, slot++,
                       &cluster);

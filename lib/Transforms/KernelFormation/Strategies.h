@@ -74,6 +74,35 @@ FailureOr<MemRefType> checkRowBasics(const Group &group, Attribute s,
 /// in `vec`-element chunks, shifted to the buffers' alignment or not.
 int64_t getChunksPerRow(int64_t inner, int64_t vec, bool shifted);
 
+//===-- Interleaved rows (InterleavedRows.cpp) ----------------------------===//
+
+/// A row kernel whose rows lie side by side (#memopt.row, interleaved):
+/// `rowsPerBlock` rows per block, `threads` threads per row holding
+/// `chunks` elements each, rows split over clusters of `cluster` blocks.
+struct InterleavedRowPlan {
+  int64_t rowsPerBlock = 1, threads = 1, chunks = 1, cluster = 1,
+          blocksPerMultiprocessor = 1;
+};
+
+/// The interleaved plan of `rows` rows of `rowLength` elements held on
+/// chip (registers, split over a cluster when one block's do not hold a
+/// row), or failure with `why` (rows not a multiple of 8, a row longer
+/// than the largest cluster holds).
+FailureOr<InterleavedRowPlan>
+planInterleavedRows(int64_t rowLength, int64_t rows,
+                    const KernelTargetInfo &target, std::string &why);
+
+/// Whether the buffers `group` reads or writes along its rows (those it
+/// allocates for itself aside) are all strided along the row and contiguous
+/// across consecutive rows, and there is at least one: the layout of a
+/// normalization over a non-innermost dim, interchanged.
+bool isLaidOutAcrossRows(const Group &group);
+
+/// The interleaved row strategy of `group` (see isLaidOutAcrossRows), or
+/// failure with `why`.
+FailureOr<Attribute> selectInterleavedRowStrategy(
+    const Group &group, const KernelTargetInfo &target, std::string &why);
+
 //===-- Streamed row kernels (StreamedRowStrategy.cpp) --------------------===//
 
 StreamedRowStrategyAttr

@@ -1,0 +1,210 @@
+//===- InterleavedRows.cpp - row kernels with rows side by side -*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The interleaved form of the row family (#memopt.row, interleaved = true).
+// A normalization over a dim that is not the innermost one (softmax over
+// dim 0, LayerNorm over the batch) reduces along a strided dim while the
+// contiguous dim is parallel. memopt-interchange-normalizations makes the
+// reduced loop the innermost one and reads the buffers through permuted
+// views, so its ops form a row group whose rows are the contiguous dim's
+// points: consecutive rows lie side by side in memory. A block then holds
+// `rows_per_block` consecutive rows with the threads of each row spread
+// across the warps (thread t holds row t mod rows_per_block), so that every
+// warp access reads consecutive rows of one element: coalesced. Each row
+// stays in registers (split over a cluster when long), so the input is read
+// from DRAM once, where the column family reads it once per reduction.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitUtils.h"
+#include "Strategies.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::memopt;
+using namespace mlir::memopt::kf;
+
+FailureOr<InterleavedRowPlan>
+kf::planInterleavedRows(int64_t rowLength, int64_t rows,
+                        const KernelTargetInfo &target, std::string &why) {
+  int64_t warp = target.warpSize;
+  InterleavedRowPlan plan;
+  // Rows side by side: a warp reads `rowsPerBlock` consecutive rows (a
+  // warp's worth where the rows allow it; at least 8, a 32-byte sector of
+  // 4-byte elements).
+  plan.rowsPerBlock = 0;
+  for (int64_t w = warp; w >= 8; w /= 2)
+    if (rows % w == 0) {
+      plan.rowsPerBlock = w;
+      break;
+    }
+  if (plan.rowsPerBlock == 0 || rowLength < 1) {
+    why = std::to_string(rows) + " rows are not a multiple of 8";
+    return failure();
+  }
+  int64_t w = plan.rowsPerBlock;
+  // Threads per row: whole warps per block.
+  int64_t step = std::max<int64_t>(1, warp / w);
+  auto roundThreads = [&](int64_t t) -> int64_t {
+    return llvm::alignTo(t, step);
+  };
+  int64_t maxThreads = std::max<int64_t>(step, target.maxThreadsPerBlock / w);
+  int64_t maxChunks = std::max<int64_t>(1, target.rowRegisterElements);
+  plan.threads = std::clamp<int64_t>(
+      roundThreads(llvm::divideCeil(rowLength, target.rowChunksPerThread)),
+      step, maxThreads);
+  plan.chunks = llvm::divideCeil(rowLength, plan.threads);
+  if (plan.chunks <= maxChunks)
+    return plan;
+  // Split over a cluster: blocks of clusterBlockThreads (two per
+  // multiprocessor) where the cluster limit allows, else the largest.
+  for (int64_t blockThreads :
+       {(int64_t)target.clusterBlockThreads, (int64_t)target.maxThreadsPerBlock}) {
+    int64_t t = std::max<int64_t>(step, blockThreads / w);
+    int64_t c = llvm::divideCeil(rowLength, maxChunks * t);
+    if (c > (int64_t)target.maxClusterSize)
+      continue;
+    // Balance: fewest elements per thread, then fewest threads; no block
+    // of the cluster starts past the row's end.
+    int64_t k = llvm::divideCeil(rowLength, c * t);
+    t = std::min(t, roundThreads(llvm::divideCeil(rowLength, c * k)));
+    while (c > 1 && (c - 1) * k * t >= rowLength)
+      --c;
+    plan.threads = t;
+    plan.chunks = k;
+    plan.cluster = c;
+    plan.blocksPerMultiprocessor =
+        c > 1 ? std::max<int64_t>(1, target.maxThreadsPerBlock / (w * t)) : 1;
+    return plan;
+  }
+  why = "a row of " + std::to_string(rowLength) +
+        " elements does not fit in the registers of a cluster of " +
+        std::to_string(target.maxClusterSize) + " blocks";
+  return failure();
+}
+
+/// The stride of dim `d` of `t` (identity layouts included), or nullopt.
+static std::optional<int64_t> getStride(MemRefType t, unsigned d) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(t.getStridesAndOffset(strides, offset)) || d >= strides.size() ||
+      ShapedType::isDynamic(strides[d]))
+    return std::nullopt;
+  return strides[d];
+}
+
+bool kf::isLaidOutAcrossRows(const Group &group) {
+  if (group.outer.empty() || group.inner < 1)
+    return false;
+  bool any = false;
+  for (const GroupOp &g : group.ops) {
+    if (g.role == RowRole::Scalar)
+      continue;
+    unsigned n = g.op.getNumLoops();
+    for (OpOperand &operand : g.op->getOpOperands()) {
+      auto mt = dyn_cast<MemRefType>(operand.get().getType());
+      if (!mt || isGroupPrivate(getRootBuffer(operand.get()), group))
+        continue;
+      AffineMap m = g.op.getMatchingIndexingMap(&operand);
+      if (!m.isFunctionOfDim(n - 1))
+        continue;
+      // Along the row: the dim indexed by the innermost loop alone, not
+      // contiguous; across rows: the dim of the last outer loop, stride 1.
+      std::optional<unsigned> innerDim, rowDim;
+      for (auto [i, e] : llvm::enumerate(m.getResults())) {
+        auto d = dyn_cast<AffineDimExpr>(e);
+        if (!d)
+          continue;
+        if (d.getPosition() == n - 1)
+          innerDim = i;
+        else if (d.getPosition() == n - 2)
+          rowDim = i;
+      }
+      if (!innerDim || !rowDim)
+        return false;
+      std::optional<int64_t> along = getStride(mt, *innerDim),
+                             across = getStride(mt, *rowDim);
+      if (!along || !across || *along == 1 || *across != 1)
+        return false;
+      any = true;
+    }
+  }
+  return any;
+}
+
+FailureOr<Attribute>
+kf::selectInterleavedRowStrategy(const Group &group,
+                                 const KernelTargetInfo &target,
+                                 std::string &why) {
+  MLIRContext *ctx = group.ops.front().op.getContext();
+  OpBuilder b(ctx);
+  if (failed(getExchangeType(b, group, target, why)))
+    return failure();
+  FailureOr<InterleavedRowPlan> plan =
+      planInterleavedRows(group.inner, group.numRows(), target, why);
+  if (failed(plan))
+    return failure();
+  return Attribute(RowStrategyAttr::get(
+      ctx, /*vector=*/1, /*shifted=*/false, plan->threads, plan->chunks,
+      plan->cluster, /*shared_chunks=*/0, plan->blocksPerMultiprocessor,
+      /*persistent_clusters=*/0, /*online_softmax=*/false, plan->rowsPerBlock,
+      /*interleaved=*/true));
+}
+
+Value kf::interleavedRowReduce(OpBuilder &b, Location loc, Value partial,
+                               arith::AtomicRMWKind kind, int64_t lanes,
+                               int64_t rowsPerBlock, Value lane,
+                               Value rowInBlock, Value smem, unsigned slot,
+                               const RowCluster &cluster) {
+  Type origType = partial.getType();
+  Type xType = exchangeType(origType);
+  if (xType != origType) {
+    Value wide = arith::ExtFOp::create(b, loc, xType, partial);
+    Value r = interleavedRowReduce(b, loc, wide, kind, lanes, rowsPerBlock,
+                                   lane, rowInBlock, smem, slot, cluster);
+    return arith::TruncFOp::create(b, loc, origType, r);
+  }
+  Value cSlot = cIdx(b, loc, slot);
+  Value total = partial;
+  if (lanes > 1) {
+    // Each thread publishes its partial; every thread of a row then
+    // combines the row's partials in lane order (a warp reads consecutive
+    // rows of one lane: no bank conflict).
+    memref::StoreOp::create(b, loc, partial, smem,
+                            ValueRange{cSlot, lane, rowInBlock});
+    gpu::BarrierOp::create(b, loc);
+    total = memref::LoadOp::create(
+        b, loc, smem, ValueRange{cSlot, cIdx(b, loc, 0), rowInBlock});
+    for (int64_t l = 1; l < lanes; ++l) {
+      Value x = memref::LoadOp::create(
+          b, loc, smem, ValueRange{cSlot, cIdx(b, loc, l), rowInBlock});
+      total = arith::getReductionOp(kind, b, loc, total, x);
+    }
+  }
+  if (cluster.size <= 1)
+    return total;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Value isLane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          lane, cIdx(b, loc, 0));
+    auto ifOp = scf::IfOp::create(b, loc, isLane0, false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    memref::StoreOp::create(b, loc, total, cluster.totals,
+                            ValueRange{cSlot, rowInBlock});
+  }
+  ClusterBarrierOp::create(b, loc);
+  Value acc;
+  for (int64_t r = 0; r < cluster.size; ++r) {
+    Value x = ClusterLoadOp::create(b, loc, xType, cluster.totals,
+                                    cIdx(b, loc, r),
+                                    ValueRange{cSlot, rowInBlock});
+    acc = acc ? arith::getReductionOp(kind, b, loc, acc, x) : x;
+  }
+  return acc;
+}
