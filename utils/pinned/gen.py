@@ -229,12 +229,17 @@ ID1 = "affine_map<(d0) -> (d0)>"
 SC1 = "affine_map<(d0) -> ()>"
 
 def row(vector, threads, chunks, cluster=1, shifted=False, shared=0, bpm=1,
-        persistent=0, online=False):
+        persistent=0, online=False, rows_per_block=1, interleaved=False):
     b = lambda v: "true" if v else "false"
+    extra = ""
+    if rows_per_block != 1:
+        extra += f", rows_per_block = {rows_per_block}"
+    if interleaved:
+        extra += ", interleaved = true"
     return (f"#memopt.row<vector = {vector}, shifted = {b(shifted)}, threads = {threads}, "
             f"chunks = {chunks}, cluster = {cluster}, shared_chunks = {shared}, "
             f"blocks_per_multiprocessor = {bpm}, persistent_clusters = {persistent}, "
-            f"online_softmax = {b(online)}>")
+            f"online_softmax = {b(online)}{extra}>")
 
 def rmsnorm(rows, n, et="f32"):
     return {
@@ -478,6 +483,8 @@ def main():
         (row(4, 32, 4, cluster=2, bpm=2, persistent=2), "two persistent clusters of 2 walking six rows"),
         (row(4, 64, 4, shifted=True), "shifted chunks on an aligned row"),
         ("#memopt.streamed_row<vector = 2, threads = 64, tiles = 8, reserved_shared_bytes = 0>", "the streamed kernel: 8 tiles of 64 chunks of 2"),
+        (row(1, 16, 63, rows_per_block=2, interleaved=True), "interleaved rows: 2 rows side by side, 16 threads each"),
+        (row(1, 16, 16, cluster=4, rows_per_block=2, interleaved=True), "interleaved rows over a cluster of 4"),
     ]
     s["control"] = (f"%inv = arith.constant {1.0 / 1000:e}", f"%inv = arith.constant {1.1 / 1000:e}",
                     "the mean square's divisor 10% off")
@@ -501,6 +508,8 @@ def main():
         (row(4, 64, 1, cluster=4, online=False), "two exchanges over a cluster of 4"),
         (row(4, 64, 1, cluster=2, shared=1, bpm=4, online=True), "online softmax over shared slices of a cluster of 2"),
         ("#memopt.streamed_row<vector = 4, threads = 32, tiles = 8, reserved_shared_bytes = 0>", "the streamed kernel"),
+        (row(1, 32, 32, rows_per_block=5, interleaved=True), "interleaved rows: the 5 rows side by side"),
+        (row(1, 32, 8, cluster=4, rows_per_block=5, interleaved=True), "interleaved rows over a cluster of 4"),
     ]
     s["control"] = ("%q = arith.divf %e, %s : f32", "%s1 = arith.addf %s, %s : f32\n  %q = arith.divf %e, %s1 : f32",
                     "every output halved")

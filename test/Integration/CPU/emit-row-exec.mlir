@@ -21,7 +21,9 @@
 // CHECK: case 6: 0 mismatches
 // CHECK: case 7: 0 mismatches
 // CHECK: case 8: 0 mismatches
-// CHECK: case 9: {{[1-9][0-9]*}} mismatches
+// CHECK: case 9: 0 mismatches
+// CHECK: case 10: 0 mismatches
+// CHECK: case 11: {{[1-9][0-9]*}} mismatches
 // IR-LABEL: func.func @case_0
 // IR-NOT: memopt.kernel_group
 // IR: gpu.launch
@@ -50,6 +52,12 @@
 // IR-NOT: memopt.kernel_group
 // IR: gpu.launch
 // IR-LABEL: func.func @case_9
+// IR-NOT: memopt.kernel_group
+// IR: gpu.launch
+// IR-LABEL: func.func @case_10
+// IR-NOT: memopt.kernel_group
+// IR: gpu.launch
+// IR-LABEL: func.func @case_11
 // IR-NOT: memopt.kernel_group
 // IR: gpu.launch
 
@@ -422,8 +430,90 @@ func.func @case_8(%x: memref<6x1000xf32>, %g: memref<1000xf32>, %y: memref<6x100
   return
 }
 
-// control: the mean square's divisor 10% off
+// interleaved rows: 2 rows side by side, 16 threads each
 func.func @case_9(%x: memref<6x1000xf32>, %g: memref<1000xf32>, %y: memref<6x1000xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ssq = memref.alloc() : memref<6xf32>
+
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 1, shifted = false, threads = 16, chunks = 63, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false, rows_per_block = 2, interleaved = true>} {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%ssq : memref<6xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<6x1000xf32>) outs(%ssq : memref<6xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %zc = arith.constant -0.0 : f32
+    %aw = arith.addf %a, %zc : f32
+    %sq = arith.mulf %aw, %aw : f32
+    %s = arith.addf %acc, %sq : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %ssq, %g : memref<6x1000xf32>, memref<6xf32>, memref<1000xf32>) outs(%y : memref<6x1000xf32>) {
+  ^bb0(%a: f32, %ss: f32, %gv: f32, %o: f32):
+    %zc = arith.constant -0.0 : f32
+    %inv = arith.constant 1.000000e-03 : f32
+    %eps = arith.constant 1.0e-06 : f32
+    %ms = arith.mulf %ss, %inv : f32
+    %me = arith.addf %ms, %eps : f32
+    %r = math.rsqrt %me : f32
+    %aw = arith.addf %a, %zc : f32
+    %gw = arith.addf %gv, %zc : f32
+    %t = arith.mulf %aw, %r : f32
+    %u = arith.mulf %t, %gw : f32
+    %uw = arith.addf %u, %zc : f32
+    linalg.yield %uw : f32
+  }
+  }
+  memref.dealloc %ssq : memref<6xf32>
+  return
+}
+
+// interleaved rows over a cluster of 4
+func.func @case_10(%x: memref<6x1000xf32>, %g: memref<1000xf32>, %y: memref<6x1000xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ssq = memref.alloc() : memref<6xf32>
+
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 1, shifted = false, threads = 16, chunks = 16, cluster = 4, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false, rows_per_block = 2, interleaved = true>} {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%ssq : memref<6xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<6x1000xf32>) outs(%ssq : memref<6xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %zc = arith.constant -0.0 : f32
+    %aw = arith.addf %a, %zc : f32
+    %sq = arith.mulf %aw, %aw : f32
+    %s = arith.addf %acc, %sq : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %ssq, %g : memref<6x1000xf32>, memref<6xf32>, memref<1000xf32>) outs(%y : memref<6x1000xf32>) {
+  ^bb0(%a: f32, %ss: f32, %gv: f32, %o: f32):
+    %zc = arith.constant -0.0 : f32
+    %inv = arith.constant 1.000000e-03 : f32
+    %eps = arith.constant 1.0e-06 : f32
+    %ms = arith.mulf %ss, %inv : f32
+    %me = arith.addf %ms, %eps : f32
+    %r = math.rsqrt %me : f32
+    %aw = arith.addf %a, %zc : f32
+    %gw = arith.addf %gv, %zc : f32
+    %t = arith.mulf %aw, %r : f32
+    %u = arith.mulf %t, %gw : f32
+    %uw = arith.addf %u, %zc : f32
+    linalg.yield %uw : f32
+  }
+  }
+  memref.dealloc %ssq : memref<6xf32>
+  return
+}
+
+// control: the mean square's divisor 10% off
+func.func @case_11(%x: memref<6x1000xf32>, %g: memref<1000xf32>, %y: memref<6x1000xf32>) {
   %zero = arith.constant 0.0 : f32
   %ssq = memref.alloc() : memref<6xf32>
 
@@ -660,6 +750,20 @@ func.func @main() {
   %t9_0 = arith.addi %c0, %m9_0 : index
   vector.print str "case 9: "
   vector.print %t9_0 : index punctuation <no_punctuation>
+  vector.print str " mismatches\n"
+  call @poison_y(%y) : (memref<6x1000xf32>) -> ()
+  call @case_10(%x, %g, %y) : (memref<6x1000xf32>, memref<1000xf32>, memref<6x1000xf32>) -> ()
+  %m10_0 = call @mismatches_6x1000f32(%y, %y_ref) : (memref<6x1000xf32>, memref<6x1000xf32>) -> index
+  %t10_0 = arith.addi %c0, %m10_0 : index
+  vector.print str "case 10: "
+  vector.print %t10_0 : index punctuation <no_punctuation>
+  vector.print str " mismatches\n"
+  call @poison_y(%y) : (memref<6x1000xf32>) -> ()
+  call @case_11(%x, %g, %y) : (memref<6x1000xf32>, memref<1000xf32>, memref<6x1000xf32>) -> ()
+  %m11_0 = call @mismatches_6x1000f32(%y, %y_ref) : (memref<6x1000xf32>, memref<6x1000xf32>) -> index
+  %t11_0 = arith.addi %c0, %m11_0 : index
+  vector.print str "case 11: "
+  vector.print %t11_0 : index punctuation <no_punctuation>
   vector.print str " mismatches\n"
   call @poison_y(%y) : (memref<6x1000xf32>) -> ()
   return

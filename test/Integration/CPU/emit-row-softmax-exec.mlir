@@ -17,7 +17,9 @@
 // CHECK: case 2: 0 mismatches
 // CHECK: case 3: 0 mismatches
 // CHECK: case 4: 0 mismatches
-// CHECK: case 5: {{[1-9][0-9]*}} mismatches
+// CHECK: case 5: 0 mismatches
+// CHECK: case 6: 0 mismatches
+// CHECK: case 7: {{[1-9][0-9]*}} mismatches
 // IR-LABEL: func.func @case_0
 // IR-NOT: memopt.kernel_group
 // IR: gpu.launch
@@ -34,6 +36,12 @@
 // IR-NOT: memopt.kernel_group
 // IR: gpu.launch
 // IR-LABEL: func.func @case_5
+// IR-NOT: memopt.kernel_group
+// IR: gpu.launch
+// IR-LABEL: func.func @case_6
+// IR-NOT: memopt.kernel_group
+// IR: gpu.launch
+// IR-LABEL: func.func @case_7
 // IR-NOT: memopt.kernel_group
 // IR: gpu.launch
 
@@ -292,8 +300,110 @@ func.func @case_4(%x: memref<5x1000xf32>, %y: memref<5x1000xf32>) {
   return
 }
 
-// control: every output halved
+// interleaved rows: the 5 rows side by side
 func.func @case_5(%x: memref<5x1000xf32>, %y: memref<5x1000xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %mx = memref.alloc() : memref<5xf32>
+  %ex = memref.alloc() : memref<5x1000xf32>
+  %sm = memref.alloc() : memref<5xf32>
+
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 1, shifted = false, threads = 32, chunks = 32, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false, rows_per_block = 5, interleaved = true>} {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%ninf : f32) outs(%mx : memref<5xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<5x1000xf32>) outs(%mx : memref<5xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maxnumf %a, %acc : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %mx : memref<5x1000xf32>, memref<5xf32>) outs(%ex : memref<5x1000xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%sm : memref<5xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : memref<5x1000xf32>) outs(%sm : memref<5xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sm : memref<5x1000xf32>, memref<5xf32>) outs(%y : memref<5x1000xf32>) {
+  ^bb0(%e: f32, %s: f32, %o: f32):
+    %q = arith.divf %e, %s : f32
+    linalg.yield %q : f32
+  }
+  }
+  memref.dealloc %mx : memref<5xf32>
+  memref.dealloc %ex : memref<5x1000xf32>
+  memref.dealloc %sm : memref<5xf32>
+  return
+}
+
+// interleaved rows over a cluster of 4
+func.func @case_6(%x: memref<5x1000xf32>, %y: memref<5x1000xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %mx = memref.alloc() : memref<5xf32>
+  %ex = memref.alloc() : memref<5x1000xf32>
+  %sm = memref.alloc() : memref<5xf32>
+
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 1, shifted = false, threads = 32, chunks = 8, cluster = 4, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false, rows_per_block = 5, interleaved = true>} {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%ninf : f32) outs(%mx : memref<5xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<5x1000xf32>) outs(%mx : memref<5xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maxnumf %a, %acc : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %mx : memref<5x1000xf32>, memref<5xf32>) outs(%ex : memref<5x1000xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%sm : memref<5xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : memref<5x1000xf32>) outs(%sm : memref<5xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sm : memref<5x1000xf32>, memref<5xf32>) outs(%y : memref<5x1000xf32>) {
+  ^bb0(%e: f32, %s: f32, %o: f32):
+    %q = arith.divf %e, %s : f32
+    linalg.yield %q : f32
+  }
+  }
+  memref.dealloc %mx : memref<5xf32>
+  memref.dealloc %ex : memref<5x1000xf32>
+  memref.dealloc %sm : memref<5xf32>
+  return
+}
+
+// control: every output halved
+func.func @case_7(%x: memref<5x1000xf32>, %y: memref<5x1000xf32>) {
   %zero = arith.constant 0.0 : f32
   %ninf = arith.constant 0xFF800000 : f32
   %mx = memref.alloc() : memref<5xf32>
@@ -501,6 +611,20 @@ func.func @main() {
   %t5_0 = arith.addi %c0, %m5_0 : index
   vector.print str "case 5: "
   vector.print %t5_0 : index punctuation <no_punctuation>
+  vector.print str " mismatches\n"
+  call @poison_y(%y) : (memref<5x1000xf32>) -> ()
+  call @case_6(%x, %y) : (memref<5x1000xf32>, memref<5x1000xf32>) -> ()
+  %m6_0 = call @mismatches_5x1000f32(%y, %y_ref) : (memref<5x1000xf32>, memref<5x1000xf32>) -> index
+  %t6_0 = arith.addi %c0, %m6_0 : index
+  vector.print str "case 6: "
+  vector.print %t6_0 : index punctuation <no_punctuation>
+  vector.print str " mismatches\n"
+  call @poison_y(%y) : (memref<5x1000xf32>) -> ()
+  call @case_7(%x, %y) : (memref<5x1000xf32>, memref<5x1000xf32>) -> ()
+  %m7_0 = call @mismatches_5x1000f32(%y, %y_ref) : (memref<5x1000xf32>, memref<5x1000xf32>) -> index
+  %t7_0 = arith.addi %c0, %m7_0 : index
+  vector.print str "case 7: "
+  vector.print %t7_0 : index punctuation <no_punctuation>
   vector.print str " mismatches\n"
   call @poison_y(%y) : (memref<5x1000xf32>) -> ()
   return
