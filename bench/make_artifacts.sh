@@ -47,7 +47,7 @@ for f in "$ROOT"/test/Inputs/contract/*.mlir; do
 done
 # Reductions reached through the input stage's normal forms (collapsed
 # reduced dims, split multi-result reductions; issue 22), as r-*.
-for f in "$ROOT"/test/Inputs/reductions/*.mlir; do
+for f in "$ROOT"/test/Inputs/reductions/*.mlir "$ROOT"/test/Inputs/colnorm/*.mlir; do
   name=r-$(basename "$f" .mlir | tr '_' '-')
   for p in baseline optimized reference; do
     memopt_compile "$f" --pipeline=$p -o "$OUT/$name.$p" 2>/dev/null
@@ -174,6 +174,9 @@ for w in rml65k rml256k sml65k sml256k; do
   variant $w ${w}st --max-cluster-size=1
   for s in 1 2 3; do variant $w ${w}s$s --max-cluster-size=1 --stages=$s; done
 done
+# Normalizations over dim 0 (interleaved rows): c1024, blocks of 1024
+# threads (clusters of 8 for columns of 8192, one block per multiprocessor).
+variant sm0 sm0c1024 --cluster-block-threads=1024
 for w in rml65k sml65k; do
   variant $w ${w}reg --max-cluster-size=1 --row-register-elements=64
 done

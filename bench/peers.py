@@ -132,6 +132,15 @@ def _workloads(torch):
     def sm0(x):
         return torch.softmax(x, 0)
 
+    def sm1(x):
+        return torch.softmax(x, 1)
+
+    def ln0(x):
+        h = x.float()
+        m = h.mean(0, keepdim=True)
+        v = ((h - m) * (h - m)).mean(0, keepdim=True)
+        return ((h - m) * torch.rsqrt(v + 1e-5)).bfloat16()
+
     def biasgelu(x, b):
         return F.gelu(x.float() + b.float(), approximate="tanh").bfloat16()
 
@@ -171,6 +180,10 @@ def _workloads(torch):
                       lambda: (rand(1048576, 64).bfloat16(),), colnarrow),
         "sm0": ("softmax over dim 0, 8192x4096 f32",
                 lambda: (rand(8192, 4096),), sm0),
+        "sm1": ("softmax over dim 1, (16, 2048, 1024) f32",
+                lambda: (rand(16, 2048, 1024),), sm1),
+        "ln0": ("LayerNorm over dim 0, 8192x4096 bf16, f32 statistics",
+                lambda: (rand(8192, 4096).bfloat16(),), ln0),
         "gn": ("group norm (32, 32, 16, 4096) f16 in, f32 stats and out",
                lambda: (rand(32, 32, 16, 4096).half(),), gn),
         "lnbwd": ("LayerNorm backward dx, 16384x4096 bf16, f32 accumulation",
@@ -294,6 +307,15 @@ def _jax_workloads(jax):
     def sm0(x):
         return nn.softmax(x, axis=0)
 
+    def sm1(x):
+        return nn.softmax(x, axis=1)
+
+    def ln0(x):
+        h = x.astype(jnp.float32)
+        m = jnp.mean(h, 0, keepdims=True)
+        v = jnp.mean((h - m) * (h - m), 0, keepdims=True)
+        return ((h - m) * lax.rsqrt(v + 1e-5)).astype(jnp.bfloat16)
+
     def biasgelu(x, b):
         return nn.gelu(x.astype(jnp.float32) + b.astype(jnp.float32),
                        approximate=True).astype(jnp.bfloat16)
@@ -309,7 +331,8 @@ def _jax_workloads(jax):
 
     return {f.__name__: f for f in
             (w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
-             midmean, bnstats, colwide, colnarrow, sm0, biasgelu, rmsdec,
+             midmean, bnstats, colwide, colnarrow, sm0, sm1, ln0, biasgelu,
+             rmsdec,
              addrmsdec)}
 
 
