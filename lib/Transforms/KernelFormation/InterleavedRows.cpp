@@ -63,12 +63,20 @@ kf::planInterleavedRows(int64_t rowLength, int64_t rows,
   if (plan.chunks <= maxChunks)
     return plan;
   // Split over a cluster: blocks of clusterBlockThreads (two per
-  // multiprocessor) where the cluster limit allows, else the largest.
-  for (int64_t blockThreads :
-       {(int64_t)target.clusterBlockThreads, (int64_t)target.maxThreadsPerBlock}) {
+  // multiprocessor), else of the largest size, in a cluster within the
+  // portable size where either allows, else within the target's limit.
+  // (Softmax over dim 0 of 8192 x 4096 f32: 8 blocks of 1024 threads
+  // 52.3% of copy against 45.7% for 16 of 512; run 19.)
+  int64_t blockSizes[] = {(int64_t)target.clusterBlockThreads,
+                          (int64_t)target.maxThreadsPerBlock};
+  int64_t limits[] = {
+      std::min<int64_t>(target.portableClusterSize, target.maxClusterSize),
+      (int64_t)target.maxClusterSize};
+  for (int64_t attempt = 0; attempt < 4; ++attempt) {
+    int64_t blockThreads = blockSizes[attempt % 2];
     int64_t t = std::max<int64_t>(step, blockThreads / w);
     int64_t c = llvm::divideCeil(rowLength, maxChunks * t);
-    if (c > (int64_t)target.maxClusterSize)
+    if (c > limits[attempt / 2])
       continue;
     // Balance: fewest elements per thread, then fewest threads; no block
     // of the cluster starts past the row's end.
