@@ -176,6 +176,22 @@ static LogicalResult interchangeRun(RewriterBase &rewriter, NormRun &run) {
       return failure();
     op = *swapped;
   }
+  // A buffer only the run uses is reallocated in the permuted order when
+  // every op reads and writes it through the same permutation (over the
+  // whole space); otherwise views (several views of one buffer are fine).
+  DenseMap<Value, SmallVector<AffineMap>> privateMaps;
+  for (linalg::GenericOp op : run.ops)
+    for (OpOperand &operand : op->getOpOperands())
+      if (isa<MemRefType>(operand.get().getType()))
+        privateMaps[operand.get()].push_back(
+            op.getNumLoops() == n ? op.getMatchingIndexingMap(&operand)
+                                  : AffineMap());
+  auto reallocates = [&](Value v, AffineMap m) {
+    auto alloc = v.getDefiningOp<memref::AllocOp>();
+    return alloc && isRunPrivate(v, run) &&
+           cast<MemRefType>(v.getType()).getLayout().isIdentity() &&
+           llvm::all_of(privateMaps[v], [&](AffineMap u) { return u == m; });
+  };
   for (linalg::GenericOp op : run.ops) {
     if (op.getNumLoops() != n)
       continue;
@@ -195,7 +211,7 @@ static LogicalResult interchangeRun(RewriterBase &rewriter, NormRun &run) {
         AffineMap inverse = inversePermutation(m);
         OpBuilder::InsertionGuard guard(rewriter);
         if (auto alloc = v.getDefiningOp<memref::AllocOp>();
-            alloc && isRunPrivate(v, run) && mt.getLayout().isIdentity()) {
+            alloc && reallocates(v, m)) {
           SmallVector<int64_t> shape;
           for (unsigned i = 0; i < n; ++i)
             shape.push_back(mt.getDimSize(inverse.getDimPosition(i)));
@@ -232,7 +248,7 @@ static LogicalResult interchangeRun(RewriterBase &rewriter, NormRun &run) {
       continue;
     for (Operation *u : llvm::make_early_inc_range(alloc->getUsers()))
       if (isa<memref::DeallocOp>(u))
-        rewriter.eraseOp(u);
+        rewriter.modifyOpInPlace(u, [&] { u->setOperand(0, p); });
     if (alloc->use_empty())
       rewriter.eraseOp(alloc);
   }
