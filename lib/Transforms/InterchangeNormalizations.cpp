@@ -143,6 +143,26 @@ static bool isContiguousInnermost(const NormRun &run, std::string &why) {
   return true;
 }
 
+/// Whether the row family can take the run once interchanged: each
+/// reduction a single-output one with a combiner it knows, and no op of the
+/// run overwriting a buffer an earlier one read (in place).
+static bool isRowGroupable(const NormRun &run, std::string &why) {
+  DenseSet<Value> read;
+  for (linalg::GenericOp op : run.ops) {
+    if (op.getNumReductionLoops() == 1 &&
+        (op.getNumDpsInits() != 1 || failed(kf::matchCombiner(op, why))))
+      return false;
+    for (Value out : op.getDpsInits())
+      if (read.contains(getViewRoot(out))) {
+        why = "it updates a buffer in place";
+        return false;
+      }
+    for (OpOperand *in : op.getDpsInputOperands())
+      read.insert(getViewRoot(in->get()));
+  }
+  return true;
+}
+
 /// Whether `root` is an allocation that only the ops of `run` use (and
 /// deallocations).
 static bool isRunPrivate(Value root, const NormRun &run) {
@@ -323,7 +343,7 @@ struct MemoptInterchangeNormalizationsPass final
         if (i != run.k)
           rows *= r;
       std::string why;
-      if (!isContiguousInnermost(run, why) ||
+      if (!isContiguousInnermost(run, why) || !isRowGroupable(run, why) ||
           failed(kf::planInterleavedRows(rowLength, rows, target, why))) {
         seed.emitRemark() << "normalization over loop " << run.k
                           << " not interchanged (" << why

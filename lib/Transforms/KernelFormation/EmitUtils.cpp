@@ -320,6 +320,14 @@ unsigned kf::chooseVectorWidth(const Group &group,
       auto last = dyn_cast<AffineDimExpr>(m.getResults().back());
       if (!last || last.getPosition() != inner)
         return 1;
+      // Nor through a view strided along its last dim (a permuted buffer
+      // of memopt-interchange-normalizations): vectors need unit stride.
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      auto mt = cast<MemRefType>(operand.get().getType());
+      if (failed(mt.getStridesAndOffset(strides, offset)) ||
+          strides.empty() || strides.back() != 1)
+        return 1;
     }
   }
   return vec;

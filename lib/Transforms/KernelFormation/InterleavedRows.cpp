@@ -134,7 +134,11 @@ bool kf::isLaidOutAcrossRows(const Group &group) {
         else if (d.getPosition() == n - 2)
           rowDim = i;
       }
-      if (!innerDim || !rowDim)
+      // Indexed by the row's elements alone (a weight along the reduced
+      // dim): the same for every row, a broadcast across them.
+      if (innerDim && !rowDim)
+        continue;
+      if (!innerDim)
         return false;
       std::optional<int64_t> along = getStride(mt, *innerDim),
                              across = getStride(mt, *rowDim);
