@@ -607,11 +607,16 @@ void kf::finishReduction(OpBuilder &b, EmitState &st, const GroupOp &g,
                          Value partial, unsigned threads,
                          const KernelTargetInfo &target, Value tid, Value smem,
                          unsigned slot, const RowCluster *cluster) {
-  Location loc = st.loc;
-  Value total = blockReduce(b, loc, partial, g.kind, threads, target.warpSize,
-                            tid, smem, slot, cluster);
+  Value total = blockReduce(b, st.loc, partial, g.kind, threads,
+                            target.warpSize, tid, smem, slot, cluster);
+  setReductionResult(b, st, g, total);
+}
+
+void kf::setReductionResult(OpBuilder &b, EmitState &st, const GroupOp &g,
+                            Value total) {
   st.scalarValues[getRootBuffer(g.op.getDpsInitsMutable()[0].get())] =
-      arith::getReductionOp(g.kind, b, loc, getReductionInit(b, st, g), total);
+      arith::getReductionOp(g.kind, b, st.loc, getReductionInit(b, st, g),
+                            total);
 }
 
 bool kf::overwritesItsInput(const Group &group) {

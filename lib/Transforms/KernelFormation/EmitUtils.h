@@ -93,10 +93,17 @@ struct RowCluster {
   /// k + 1's cluster barrier, after its reads of row k's.
   Value totals;
   Value parity;
+  /// Interleaved rows: the block's row of this thread, whose totals are
+  /// [reductions][rows] (null otherwise).
+  Value row;
   SmallVector<Value> at(OpBuilder &b, Location loc, unsigned slot) const {
+    SmallVector<Value> idx;
     if (parity)
-      return {parity, cIdx(b, loc, slot)};
-    return {cIdx(b, loc, slot)};
+      idx.push_back(parity);
+    idx.push_back(cIdx(b, loc, slot));
+    if (row)
+      idx.push_back(row);
+    return idx;
   }
 };
 
@@ -160,7 +167,8 @@ void storeResults(OpBuilder &b, EmitState &st, const Group &group,
 /// shared-memory exchange are 32-bit).
 Type exchangeType(Type t);
 
-/// Publishes this block's totals (thread 0 stores each value in its slot of
+/// Publishes this block's totals (thread 0, or lane 0 of each interleaved
+/// row, stores each value in its slot of
 /// the cluster's totals buffer), waits at a cluster barrier, and returns for
 /// each value every block's, in rank order.
 SmallVector<SmallVector<Value>>
@@ -183,13 +191,12 @@ Value blockReduce(OpBuilder &b, Location loc, Value partial,
 /// Combines `partial` over the `lanes` threads of each row of an
 /// interleaved row block (`rowsPerBlock` rows side by side: thread
 /// lane * rowsPerBlock + rowInBlock), through the shared-memory buffer
-/// `smem` [slots][lanes][rowsPerBlock], and over the cluster (its totals
-/// [slots][rowsPerBlock]); every thread of a row gets the same bits.
+/// `smem` [slots][lanes][rowsPerBlock], and over the cluster (clusterReduce:
+/// `cluster.row` is rowInBlock); every thread of a row gets the same bits.
 Value interleavedRowReduce(OpBuilder &b, Location loc, Value partial,
                            arith::AtomicRMWKind kind, int64_t lanes,
-                           int64_t rowsPerBlock, Value lane, Value rowInBlock,
-                           Value smem, unsigned slot,
-                           const RowCluster &cluster);
+                           Value lane, Value rowInBlock, Value smem,
+                           unsigned slot, const RowCluster &cluster);
 
 /// Shifted chunks for row `row` (the row space's flat row index): row r
 /// starts at flat element r * inner, h = that mod vec elements past an
@@ -214,6 +221,11 @@ FailureOr<MemRefType> getExchangeType(OpBuilder &b, const Group &group,
 /// The initial value of reduction `g` for this row: its output's current
 /// row value, or the output buffer's element.
 Value getReductionInit(OpBuilder &b, EmitState &st, const GroupOp &g);
+
+/// Combines the row's total of reduction `g` with the output's initial
+/// value: the row result becomes a scalar value.
+void setReductionResult(OpBuilder &b, EmitState &st, const GroupOp &g,
+                        Value total);
 
 /// Combines the thread partial of reduction `g` across the CTA and with the
 /// output's initial value; the row result becomes a scalar value.

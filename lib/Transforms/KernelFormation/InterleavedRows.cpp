@@ -24,8 +24,6 @@
 #include "EmitUtils.h"
 #include "Strategies.h"
 
-#include "mlir/Dialect/SCF/IR/SCF.h"
-
 using namespace mlir;
 using namespace mlir::memopt;
 using namespace mlir::memopt::kf;
@@ -171,15 +169,14 @@ kf::selectInterleavedRowStrategy(const Group &group,
 
 Value kf::interleavedRowReduce(OpBuilder &b, Location loc, Value partial,
                                arith::AtomicRMWKind kind, int64_t lanes,
-                               int64_t rowsPerBlock, Value lane,
-                               Value rowInBlock, Value smem, unsigned slot,
-                               const RowCluster &cluster) {
+                               Value lane, Value rowInBlock, Value smem,
+                               unsigned slot, const RowCluster &cluster) {
   Type origType = partial.getType();
   Type xType = exchangeType(origType);
   if (xType != origType) {
     Value wide = arith::ExtFOp::create(b, loc, xType, partial);
-    Value r = interleavedRowReduce(b, loc, wide, kind, lanes, rowsPerBlock,
-                                   lane, rowInBlock, smem, slot, cluster);
+    Value r = interleavedRowReduce(b, loc, wide, kind, lanes, lane,
+                                   rowInBlock, smem, slot, cluster);
     return arith::TruncFOp::create(b, loc, origType, r);
   }
   Value cSlot = cIdx(b, loc, slot);
@@ -199,24 +196,7 @@ Value kf::interleavedRowReduce(OpBuilder &b, Location loc, Value partial,
       total = arith::getReductionOp(kind, b, loc, total, x);
     }
   }
-  if (cluster.size <= 1)
-    return total;
-  {
-    OpBuilder::InsertionGuard guard(b);
-    Value isLane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                          lane, cIdx(b, loc, 0));
-    auto ifOp = scf::IfOp::create(b, loc, isLane0, false);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    memref::StoreOp::create(b, loc, total, cluster.totals,
-                            ValueRange{cSlot, rowInBlock});
-  }
-  ClusterBarrierOp::create(b, loc);
-  Value acc;
-  for (int64_t r = 0; r < cluster.size; ++r) {
-    Value x = ClusterLoadOp::create(b, loc, xType, cluster.totals,
-                                    cIdx(b, loc, r),
-                                    ValueRange{cSlot, rowInBlock});
-    acc = acc ? arith::getReductionOp(kind, b, loc, acc, x) : x;
-  }
-  return acc;
+  if (cluster.size > 1)
+    total = clusterReduce(b, loc, total, kind, lane, cluster, slot);
+  return total;
 }

@@ -785,6 +785,7 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
     // clusters are persistent).
     Value cC = cIdx(b, loc, clusterSize);
     cluster.totals = launch.getWorkgroupAttributions().back();
+    cluster.row = rowInBlock;
     if (!interleaved) {
       cluster.rank = arith::RemUIOp::create(b, loc, row, cC);
       row = arith::DivUIOp::create(b, loc, row, cC);
@@ -968,12 +969,10 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
     if (sharedChunks > 0)
       partial = arith::getReductionOp(g.kind, b, loc, partial, sharedPass(&g));
     if (interleaved) {
-      Value total = interleavedRowReduce(b, loc, partial, g.kind, threads,
-                                         rowsPerBlock, tid, rowInBlock, smem,
-                                         slot++, cluster);
-      st.scalarValues[getRootBuffer(g.op.getDpsInitsMutable()[0].get())] =
-          arith::getReductionOp(g.kind, b, loc, getReductionInit(b, st, g),
-                                total);
+      setReductionResult(b, st, g,
+                         interleavedRowReduce(b, loc, partial, g.kind, threads,
+                                              tid, rowInBlock, smem, slot++,
+                                              cluster));
       continue;
     }
     if (!online) {
