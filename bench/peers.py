@@ -116,6 +116,21 @@ def _workloads(torch):
                                    xhat * (g * xhat).sum(-1, keepdim=True)) / n)
         return dx.to(torch.bfloat16)
 
+    def lnbwdf(dy, x, gamma, mean, rstd):
+        # LayerNorm backward whole: dx (bf16), dgamma and dbeta (f32).
+        xhat = (x.float() - mean[:, None]) * rstd[:, None]
+        return (lnbwd(dy, x, gamma, mean, rstd), (dy.float() * xhat).sum(0),
+                dy.float().sum(0))
+
+    def rmsbwd(dy, x, gamma, rstd):
+        # RMSNorm backward: dx (bf16) and dgamma (f32); rstd is [rows, 1].
+        g = dy.float() * gamma.float()
+        xf = x.float()
+        n = x.shape[-1]
+        s = (g * xf).sum(-1, keepdim=True)
+        dx = rstd * g - xf * rstd * rstd * rstd * s / n
+        return dx.to(torch.bfloat16), (dy.float() * xf * rstd).sum(0)
+
     def midmean(x):
         return x.mean(1)
 
@@ -170,6 +185,16 @@ def _workloads(torch):
                         lambda: (rand(32, 4096).bfloat16(),
                                  rand(32, 4096).bfloat16(),
                                  rand(4096).bfloat16()), addrmsdec),
+        "lnbwdf": ("LayerNorm backward dx, dgamma, dbeta, 16384x4096 bf16, "
+                   "f32 accumulation",
+                   lambda: (rand(ROWS, COLS).bfloat16(),
+                            rand(ROWS, COLS).bfloat16(), rand(COLS).bfloat16(),
+                            rand(ROWS), rand(ROWS) + 2), lnbwdf),
+        "rmsbwd": ("RMSNorm backward dx, dgamma, 16384x4096 bf16, f32 "
+                   "accumulation",
+                   lambda: (rand(ROWS, COLS).bfloat16(),
+                            rand(ROWS, COLS).bfloat16(), rand(COLS).bfloat16(),
+                            rand(ROWS, 1) + 2), rmsbwd),
         "midmean": ("mean over the middle dim, (64, 512, 1024) f32",
                     lambda: (rand(64, 512, 1024),), midmean),
         "bnstats": ("batch-norm statistics of NCHW (64, 128, 56, 56) f32",
@@ -292,6 +317,21 @@ def _jax_workloads(jax):
                                                   keepdims=True)) / n)
         return dx.astype(jnp.bfloat16)
 
+    def lnbwdf(dy, x, gamma, mean, rstd):
+        f32 = jnp.float32
+        xhat = (x.astype(f32) - mean[:, None]) * rstd[:, None]
+        return (lnbwd(dy, x, gamma, mean, rstd),
+                jnp.sum(dy.astype(f32) * xhat, 0), jnp.sum(dy.astype(f32), 0))
+
+    def rmsbwd(dy, x, gamma, rstd):
+        f32 = jnp.float32
+        g = dy.astype(f32) * gamma.astype(f32)
+        xf = x.astype(f32)
+        n = x.shape[-1]
+        s = jnp.sum(g * xf, -1, keepdims=True)
+        dx = rstd * g - xf * rstd * rstd * rstd * s / n
+        return dx.astype(jnp.bfloat16), jnp.sum(dy.astype(f32) * xf * rstd, 0)
+
     def midmean(x):
         return jnp.mean(x, 1)
 
@@ -331,7 +371,7 @@ def _jax_workloads(jax):
 
     return {f.__name__: f for f in
             (w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
-             midmean, bnstats, colwide, colnarrow, sm0, sm1, ln0, biasgelu,
+             lnbwdf, rmsbwd, midmean, bnstats, colwide, colnarrow, sm0, sm1, ln0, biasgelu,
              rmsdec,
              addrmsdec)}
 

@@ -360,6 +360,91 @@ static LogicalResult checkClusterReads(Block &block, ClusterState &state,
   return success();
 }
 
+/// Loops with synchronization inside that carry values (a row kernel's
+/// column accumulators) carry them through workgroup memory instead, one
+/// slot per thread, stored where the loop begins and where each iteration
+/// ends and loaded after the first barrier of the body and after the loop:
+/// the host runs such loops around their phases, where values cannot flow.
+static LogicalResult demoteLoopValues(RewriterBase &rewriter,
+                                      gpu::LaunchOp launch) {
+  SmallVector<scf::ForOp> loops;
+  launch.getBody().walk([&](scf::ForOp forOp) {
+    if (forOp.getNumResults() > 0 && containsSync(forOp))
+      loops.push_back(forOp);
+  });
+  if (loops.empty())
+    return success();
+  gpu::KernelDim3 sizes = launch.getBlockSizeOperandValues();
+  std::optional<int64_t> bx = getConstantIntValue(sizes.x),
+                         by = getConstantIntValue(sizes.y),
+                         bz = getConstantIntValue(sizes.z);
+  if (!bx || !by || !bz)
+    return failure();
+  Location loc = launch.getLoc();
+  gpu::KernelDim3 tids = launch.getThreadIds();
+  Attribute workgroup = gpu::AddressSpaceAttr::get(
+      rewriter.getContext(), gpu::AddressSpace::Workgroup);
+  for (scf::ForOp forOp : loops) {
+    Block &body = *forOp.getBody();
+    if (body.without_terminator().empty() ||
+        !isa<gpu::BarrierOp>(body.front()))
+      return failure();
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(forOp);
+    Value tid = arith::AddIOp::create(
+        rewriter, loc, tids.x,
+        arith::MulIOp::create(
+            rewriter, loc,
+            arith::ConstantIndexOp::create(rewriter, loc, *bx),
+            arith::AddIOp::create(
+                rewriter, loc, tids.y,
+                arith::MulIOp::create(
+                    rewriter, loc,
+                    arith::ConstantIndexOp::create(rewriter, loc, *by),
+                    tids.z))));
+    SmallVector<Value> slots;
+    for (Value init : forOp.getInitArgs()) {
+      Type t = init.getType();
+      if (!t.isIntOrIndexOrFloat())
+        return failure();
+      slots.push_back(launch.addWorkgroupAttribution(
+          MemRefType::get({*bx * *by * *bz}, t, AffineMap(), workgroup), loc));
+      memref::StoreOp::create(rewriter, loc, init, slots.back(), tid);
+    }
+    auto newLoop = scf::ForOp::create(rewriter, loc, forOp.getLowerBound(),
+                                      forOp.getUpperBound(), forOp.getStep());
+    Block &newBody = *newLoop.getBody();
+    auto yield = cast<scf::YieldOp>(body.getTerminator());
+    // Each iteration's values, stored before the body's last barrier (or
+    // at its end).
+    Operation *end = yield;
+    if (Operation *prev = yield->getPrevNode();
+        prev && isa<gpu::BarrierOp>(prev))
+      end = prev;
+    rewriter.setInsertionPoint(end);
+    for (auto [v, slot] : llvm::zip(yield.getOperands(), slots))
+      memref::StoreOp::create(rewriter, loc, v, slot, tid);
+    rewriter.setInsertionPointAfter(&body.front());
+    SmallVector<Value> args{newLoop.getInductionVar()};
+    for (Value slot : slots)
+      args.push_back(memref::LoadOp::create(rewriter, loc, slot, tid));
+    // The loaded values replace the iteration arguments (the loads sit
+    // after the first barrier, so they are moved with the body).
+    for (auto [arg, v] : llvm::zip(body.getArguments().drop_front(),
+                                   ArrayRef(args).drop_front()))
+      rewriter.replaceAllUsesWith(arg, v);
+    rewriter.replaceAllUsesWith(body.getArgument(0), newLoop.getInductionVar());
+    rewriter.eraseOp(yield);
+    newBody.getOperations().splice(newBody.begin(), body.getOperations());
+    rewriter.setInsertionPointAfter(newLoop);
+    SmallVector<Value> results;
+    for (Value slot : slots)
+      results.push_back(memref::LoadOp::create(rewriter, loc, slot, tid));
+    rewriter.replaceOp(forOp, results);
+  }
+  return success();
+}
+
 LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
                                                  gpu::LaunchOp launch) {
   if (!launch.getPrivateAttributions().empty() ||
@@ -384,7 +469,8 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
     if (!gx || *gx % cluster != 0)
       return failure();
   }
-  if (failed(lowerAsyncCopies(rewriter, launch)))
+  if (failed(lowerAsyncCopies(rewriter, launch)) ||
+      failed(demoteLoopValues(rewriter, launch)))
     return failure();
   Block &body = launch.getBody().front();
   // Synchronization must sit where phases are formed: each barrier or

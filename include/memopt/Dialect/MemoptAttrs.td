@@ -96,6 +96,15 @@ def Memopt_RowStrategyAttr : Memopt_Attr<"RowStrategy", "row"> {
     is not the innermost (softmax over dim 0), interchanged so that the
     rows are the contiguous dim. Vector 1, no shifted chunks, no staging,
     no online softmax; clusters split the rows as usual.
+    `column_partials` above 0 (default 0, not printed then): the group ends
+    with reductions over its rows (column reductions of the same inputs:
+    LayerNorm backward's dgamma and dbeta beside dx); that many blocks walk
+    the rows (rows block, block + column_partials, ...), each thread
+    accumulating its columns in registers, store their partials in a
+    [column_partials * rows_per_block, inner] workspace, and a second
+    kernel combines them in block order with each output's initial value.
+    One block per row (cluster 1), no shifted chunks, no staging, not
+    interleaved.
   }];
   let parameters = (ins
     "int64_t":$vector,
@@ -108,7 +117,8 @@ def Memopt_RowStrategyAttr : Memopt_Attr<"RowStrategy", "row"> {
     "int64_t":$persistent_clusters,
     "bool":$online_softmax,
     DefaultValuedParameter<"int64_t", "1">:$rows_per_block,
-    DefaultValuedParameter<"bool", "false">:$interleaved);
+    DefaultValuedParameter<"bool", "false">:$interleaved,
+    DefaultValuedParameter<"int64_t", "0">:$column_partials);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

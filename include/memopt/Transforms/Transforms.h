@@ -52,6 +52,8 @@ struct KernelTargetInfo {
   /// reductions use one block per column slice when that gives every
   /// multiprocessor a block.
   unsigned multiprocessors = 132;
+  /// 32-bit registers of one multiprocessor (sm_80..sm_100: 65536).
+  unsigned registersPerMultiprocessor = 65536;
   /// Row kernels: most elements of a row one thread keeps in registers;
   /// longer rows are streamed in tiles, one pass per reduction.
   unsigned rowRegisterElements = 32;

@@ -441,20 +441,6 @@ static Value getGuardedThreadIndex(OpBuilder &b, Location loc,
   return i;
 }
 
-/// Elements (0, `col`) .. (`n` - 1, `col`) of `buf` combined in that order,
-/// from the identity (a deterministic order across warps and slices).
-static Value combineInOrder(OpBuilder &b, Location loc,
-                            arith::AtomicRMWKind kind, Value buf, int64_t n,
-                            Value col) {
-  Type t = cast<MemRefType>(buf.getType()).getElementType();
-  Value total = arith::getIdentityValue(kind, t, b, loc);
-  for (int64_t k = 0; k < n; ++k) {
-    Value x = memref::LoadOp::create(b, loc, buf, ValueRange{cIdx(b, loc, k), col});
-    total = arith::getReductionOp(kind, b, loc, total, x);
-  }
-  return total;
-}
-
 /// Whole-column and split-rows forms: each block owns `colThreads` chunks
 /// of one batch over a slice of rows (every row for whole columns;
 /// `colThreads` threads side by side, the other threads of the block walk

@@ -220,7 +220,7 @@ void kf::emitOp(OpBuilder &b, EmitState &st, const GroupOp &g,
   for (OpOperand &out : op.getDpsInitsMutable()) {
     BlockArgument arg = op.getMatchingBlockArgument(&out);
     Value root = getRootBuffer(out.get());
-    if (g.role == RowRole::Reduce) {
+    if (g.role == RowRole::Reduce || g.role == RowRole::ColumnReduce) {
       outs.push_back({});
       continue;
     }
@@ -256,7 +256,13 @@ void kf::emitOp(OpBuilder &b, EmitState &st, const GroupOp &g,
       st.scalarValues[getRootBuffer(out.get())] = res[k];
     return;
   }
-  if (g.role == RowRole::Vector) {
+  if (g.role == RowRole::Vector || g.role == RowRole::ColumnReduce) {
+    // A column reduction's accumulators stand for its output: this row's
+    // element of each lane's column joins the lane's accumulator; lanes
+    // outside the row keep theirs.
+    bool column = g.role == RowRole::ColumnReduce;
+    if (column)
+      outs = {st.columnAcc[op]};
     unsigned nOut = op.getNumDpsInits();
     SmallVector<SmallVector<Value>> results(nOut);
     for (unsigned c = 0; c < numChunks; ++c)
@@ -270,7 +276,14 @@ void kf::emitOp(OpBuilder &b, EmitState &st, const GroupOp &g,
         SmallVector<Value> res = cloneBody(b, op, args, laneIvs(c, l));
         for (unsigned k = 0; k < nOut; ++k)
           results[k].push_back(res[k]);
+        if (column && st.chunkValid[c])
+          results[0].back() = arith::SelectOp::create(
+              b, loc, st.chunkValid[c], res[0], outs[0][lane]);
       }
+    if (column) {
+      st.columnAcc[op] = std::move(results[0]);
+      return;
+    }
     for (auto [k, out] : llvm::enumerate(op.getDpsInitsMutable())) {
       Value root = getRootBuffer(out.get());
       st.scalarValues.erase(root);
@@ -824,5 +837,19 @@ void kf::evalElementwiseChain(OpBuilder &b, Location loc,
         memref::StoreOp::create(b, loc, r, out.get(), ivs);
     }
   }
+}
+
+/// Elements (0, `col`) .. (`n` - 1, `col`) of `buf` combined in that order,
+/// from the identity (a deterministic order across warps and slices).
+Value kf::combineInOrder(OpBuilder &b, Location loc,
+                            arith::AtomicRMWKind kind, Value buf, int64_t n,
+                            Value col) {
+  Type t = cast<MemRefType>(buf.getType()).getElementType();
+  Value total = arith::getIdentityValue(kind, t, b, loc);
+  for (int64_t k = 0; k < n; ++k) {
+    Value x = memref::LoadOp::create(b, loc, buf, ValueRange{cIdx(b, loc, k), col});
+    total = arith::getReductionOp(kind, b, loc, total, x);
+  }
+  return total;
 }
 

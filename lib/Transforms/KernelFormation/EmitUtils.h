@@ -73,6 +73,9 @@ struct EmitState {
   /// staged chunk being read (null outside such passes).
   DenseMap<std::pair<Value, AffineMap>, Value> stagedViews;
   Value stagedChunk, stagedTid;
+  /// Column reductions (column partials): each one's accumulators, one per
+  /// lane ([chunk * vec + lane]), updated by emitOp.
+  DenseMap<Operation *, SmallVector<Value>> columnAcc;
 };
 
 /// Which results storeResults stores.
@@ -281,6 +284,11 @@ void emitRowPrefetch(OpBuilder &b, Location loc, const Group &group,
 /// inside the guard that drops the threads past `count`.
 gpu::LaunchOp createLinearLaunch(OpBuilder &b, Location loc, int64_t count,
                                  int64_t blockSize, Value &linear);
+
+/// Elements (0, `col`) .. (`n` - 1, `col`) of the 2-D `buf` combined in
+/// that order, from the identity (a deterministic order across blocks).
+Value combineInOrder(OpBuilder &b, Location loc, arith::AtomicRMWKind kind,
+                     Value buf, int64_t n, Value col);
 
 /// Evaluates the elementwise `ops` at loop position `ivs` (every op has
 /// identity output maps over the same loops): values of buffers written by

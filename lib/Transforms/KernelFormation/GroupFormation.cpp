@@ -26,6 +26,7 @@
 #include "memopt/Dialect/MemoptDialect.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Diagnostics.h"
 
 #include <variant>
 
@@ -33,11 +34,21 @@ using namespace mlir;
 using namespace mlir::memopt;
 using namespace mlir::memopt::kf;
 
-/// Moves `ops` (in program order) into a new kernel group at the last one.
+/// The op of `ops` last in their block (a column reduction written before
+/// the row group it joins is the group's last op, not the block's).
+static Operation *lastInBlock(ArrayRef<linalg::GenericOp> ops) {
+  Operation *last = ops.back();
+  for (linalg::GenericOp op : ops)
+    if (op->getBlock() == last->getBlock() && last->isBeforeInBlock(op))
+      last = op;
+  return last;
+}
+
+/// Moves `ops` (in group order) into a new kernel group at the last one.
 static KernelGroupOp wrapInGroup(RewriterBase &rewriter,
                                  ArrayRef<linalg::GenericOp> ops) {
-  linalg::GenericOp first = ops.front(), last = ops.back();
-  rewriter.setInsertionPoint(last);
+  linalg::GenericOp first = ops.front();
+  rewriter.setInsertionPoint(lastInBlock(ops));
   auto group = KernelGroupOp::create(rewriter, first.getLoc());
   Block &body = group.getBody().front();
   for (linalg::GenericOp op : ops)
@@ -62,6 +73,163 @@ static unsigned formNaiveGroups(RewriterBase &rewriter, Block &block,
 }
 
 /// The groups of the ops of `block` (see formKernelGroups).
+static bool isInertOp(Operation *op) {
+  return isa<memref::AllocOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
+             memref::CastOp, arith::ConstantOp>(op);
+}
+
+/// Whether `op` can move down to just after `to` (later in its block): the
+/// ops between are allocations, views, constants and generics that neither
+/// write a buffer `op` reads nor read or write one it writes.
+static bool movesDownTo(linalg::GenericOp op, Operation *to) {
+  DenseSet<Value> reads, writes;
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    Value root = getRootBuffer(operand.get());
+    (op.isDpsInit(&operand) ? writes : reads).insert(root);
+  }
+  for (Operation *o = op->getNextNode(); o; o = o->getNextNode()) {
+    if (isInertOp(o)) {
+      if (o == to)
+        return true;
+      continue;
+    }
+    auto generic = dyn_cast<linalg::GenericOp>(o);
+    if (!generic)
+      return false;
+    for (OpOperand &operand : generic->getOpOperands()) {
+      if (!isa<MemRefType>(operand.get().getType()))
+        continue;
+      Value root = getRootBuffer(operand.get());
+      if (writes.contains(root) ||
+          (generic.isDpsInit(&operand) && reads.contains(root)))
+        return false;
+    }
+    if (o == to)
+      return true;
+  }
+  return false;
+}
+
+/// Column reductions over a row group's space that read what the group
+/// reads (LayerNorm backward's dgamma and dbeta after dx) join the group
+/// when the row family can then finish them through column partials: the
+/// kernel groups planned after the row group, up to each such reduction,
+/// may only be fills of buffers the group does not touch (they stay
+/// kernels of their own, before it), the reduction with its fill, or
+/// allocations, views and constants.
+static void
+attachColumnReductions(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planned,
+                       llvm::MapVector<Operation *, std::string> &refusals,
+                       const KernelTargetInfo &target) {
+  for (unsigned i = 0; i < planned.size(); ++i) {
+    if (planned[i].empty())
+      continue;
+    std::string why;
+    FailureOr<Group> group = buildGroup(planned[i], why);
+    if (failed(group) || !group->hasReduce() || group->hasColumnReduce())
+      continue;
+    // Column reductions written before the group (frontends emit dgamma
+    // and dbeta before dx too) move down to it when nothing between them
+    // and the group's last op writes what they read or touches their
+    // output.
+    for (unsigned k = i; k-- > 0;) {
+      SmallVector<linalg::GenericOp> &entry = planned[k];
+      if (entry.empty() ||
+          llvm::all_of(entry, [](linalg::GenericOp op) {
+            return getFillValue(op);
+          }))
+        continue;
+      linalg::GenericOp column = entry.back();
+      std::string whyNot;
+      FailureOr<GroupOp> g = classifyColumnReduce(column, whyNot);
+      if (failed(g) || entry.size() > 2 ||
+          (entry.size() == 2 && !isFillOf(entry.front(), column)) ||
+          column->getBlock() != planned[i].back()->getBlock() ||
+          !movesDownTo(column, lastInBlock(planned[i])))
+        break;
+      Group merged = *group;
+      if (!tryAppend(merged, *g, whyNot))
+        break;
+      {
+        ScopedDiagnosticHandler quiet(column.getContext(),
+                                      [](Diagnostic &) { return success(); });
+        if (failed(selectRowStrategy(merged, target, whyNot)))
+          break;
+      }
+      refusals.erase(column);
+      *group = std::move(merged);
+      planned[i].push_back(column);
+      entry.pop_back();
+    }
+    // Ops the merged group may move past.
+    DenseSet<Operation *> passable;
+    for (unsigned k = i + 1; k < planned.size(); ++k) {
+      SmallVector<linalg::GenericOp> &entry = planned[k];
+      if (entry.empty())
+        continue;
+      linalg::GenericOp column = entry.back();
+      bool fills = llvm::all_of(
+          entry, [](linalg::GenericOp op) { return getFillValue(op); });
+      auto touchesGroup = [&](linalg::GenericOp fill) {
+        Value root = getRootBuffer(fill.getDpsInits()[0]);
+        return group->readExternal.contains(root) ||
+               group->written.contains(root) ||
+               group->columnWritten.contains(root);
+      };
+      if (fills) {
+        if (llvm::any_of(entry, touchesGroup))
+          break;
+        for (linalg::GenericOp f : entry)
+          passable.insert(f);
+        continue;
+      }
+      std::string whyNot;
+      FailureOr<GroupOp> g = classifyColumnReduce(column, whyNot);
+      if (failed(g) || entry.size() > 2 ||
+          (entry.size() == 2 && !isFillOf(entry.front(), column)))
+        break;
+      linalg::GenericOp fill = entry.size() == 2 ? entry.front() : nullptr;
+      // Nothing but passable ops between the group and the reduction.
+      Operation *groupEnd = lastInBlock(planned[i]);
+      bool clear = column->getBlock() == groupEnd->getBlock() &&
+                   groupEnd->isBeforeInBlock(column);
+      for (Operation *o = groupEnd->getNextNode(); clear && o != column;
+           o = o ? o->getNextNode() : nullptr) {
+        auto generic = dyn_cast_or_null<linalg::GenericOp>(o);
+        clear = o && (isInertOp(o) || (generic && (passable.contains(generic) ||
+                                                   generic == fill)));
+      }
+      if (!clear || (fill && touchesGroup(fill)))
+        break;
+      Group merged = *group;
+      bool fits = tryAppend(merged, *g, whyNot);
+      if (fits) {
+        // The row family decides; its remarks are said when it plans the
+        // group for real.
+        ScopedDiagnosticHandler quiet(column.getContext(),
+                                      [](Diagnostic &) { return success(); });
+        fits = succeeded(selectRowStrategy(merged, target, whyNot));
+      }
+      if (!fits) {
+        refusals[column] =
+            "column reduction not fused with the row kernel before it: " +
+            whyNot;
+        break;
+      }
+      refusals.erase(column);
+      *group = std::move(merged);
+      SmallVector<linalg::GenericOp> &rowOps = planned[i];
+      rowOps.push_back(column);
+      entry.pop_back();
+      if (fill)
+        passable.insert(fill);
+      // Ops the group now moves past are those up to the reduction.
+    }
+  }
+}
+
 static unsigned formBlockGroups(RewriterBase &rewriter, Block &block,
                                 const KernelTargetInfo &target,
                                 KernelStrategy strategy) {
@@ -69,7 +237,7 @@ static unsigned formBlockGroups(RewriterBase &rewriter, Block &block,
     return formNaiveGroups(rewriter, block, target);
   // Partition first, rewrite after: groups are decided on the original IR
   // (ops already in a kernel group, pinned by a user, are left alone).
-  SmallVector<Group> groups;
+  std::vector<Group> groups;
   SmallVector<std::variant<unsigned, linalg::GenericOp>> order;
   Group current;
   auto flush = [&]() {
@@ -252,11 +420,13 @@ static unsigned formBlockGroups(RewriterBase &rewriter, Block &block,
     planned.push_back({op});
     takeEpilogue(i);
   }
+  attachColumnReductions(planned, refusals, target);
   for (auto &[op, why] : refusals)
     op->emitRemark() << why;
   for (ArrayRef<linalg::GenericOp> ops : planned)
-    wrapInGroup(rewriter, ops);
-  return planned.size();
+    if (!ops.empty())
+      wrapInGroup(rewriter, ops);
+  return llvm::count_if(planned, [](const auto &ops) { return !ops.empty(); });
 }
 
 unsigned mlir::memopt::formKernelGroups(RewriterBase &rewriter,

@@ -167,6 +167,52 @@ FailureOr<GroupOp> kf::classify(linalg::GenericOp op, std::string &why) {
   return g;
 }
 
+FailureOr<GroupOp> kf::classifyColumnReduce(linalg::GenericOp op,
+                                            std::string &why) {
+  if (!op.hasPureBufferSemantics() ||
+      llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic)) {
+    why = "not on static buffers";
+    return failure();
+  }
+  auto iters = op.getIteratorTypesArray();
+  unsigned n = iters.size();
+  if (n < 2 || iters[n - 1] != utils::IteratorType::parallel ||
+      llvm::any_of(ArrayRef(iters).drop_back(), [](utils::IteratorType t) {
+        return t != utils::IteratorType::reduction;
+      })) {
+    why = "not a reduction over every loop but the innermost";
+    return failure();
+  }
+  if (op.getNumDpsInits() != 1) {
+    why = "a column reduction with several outputs";
+    return failure();
+  }
+  // The output is indexed by the innermost loop (unit dims of a keepdim
+  // result at constant 0).
+  AffineMap out = op.getMatchingIndexingMap(&op.getDpsInitsMutable()[0]);
+  bool found = false;
+  for (AffineExpr e : out.getResults()) {
+    if (auto d = dyn_cast<AffineDimExpr>(e); d && d.getPosition() == n - 1 &&
+                                             !found) {
+      found = true;
+      continue;
+    }
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    if (!c || c.getValue() != 0) {
+      why = "its output is not indexed by the innermost loop alone";
+      return failure();
+    }
+  }
+  if (!found || !isa<AffineDimExpr>(out.getResults().back())) {
+    why = "its output is not indexed by the innermost loop alone";
+    return failure();
+  }
+  FailureOr<arith::AtomicRMWKind> kind = matchCombiner(op, why);
+  if (failed(kind))
+    return failure();
+  return GroupOp{op, RowRole::ColumnReduce, *kind};
+}
+
 /// Row space (outer, inner) of an op in role `role`; Scalar ops have the
 /// whole loop space as outer.
 static void rowSpace(const GroupOp &g, SmallVector<int64_t> &outer,
@@ -233,6 +279,12 @@ static bool tryAppendImpl(Group &group, GroupOp cand, std::string &why) {
       return false;
     }
   }
+  if (cand.role == RowRole::ColumnReduce &&
+      (!group.hasReduce() || outer != group.outer || inner != group.inner)) {
+    why = "a column reduction joins only a row group with a reduction over "
+          "the same row space";
+    return false;
+  }
   unsigned nOuter = group.outer.size();
   unsigned nLoops = cand.op.getNumLoops();
   // Check every operand against the buffers the group already writes.
@@ -244,6 +296,20 @@ static bool tryAppendImpl(Group &group, GroupOp cand, std::string &why) {
     Value root = getRootBuffer(v);
     bool isInit = cand.op.isDpsInit(&operand);
     AffineMap map = cand.op.getMatchingIndexingMap(&operand);
+    if (group.columnWritten.contains(root)) {
+      why = "it uses the result of a column reduction, which is finished "
+            "after the group's kernel";
+      return false;
+    }
+    if (isInit && cand.role == RowRole::ColumnReduce) {
+      // Finished by the second kernel: the group itself neither reads nor
+      // writes it.
+      if (group.written.contains(root) || group.readExternal.contains(root)) {
+        why = "its output is a buffer the group reads or writes";
+        return false;
+      }
+      continue;
+    }
     auto it = group.written.find(root);
     bool usesOut = !isInit ||
                    !cand.op.getMatchingBlockArgument(&operand).use_empty() ||
@@ -299,6 +365,15 @@ static bool tryAppendImpl(Group &group, GroupOp cand, std::string &why) {
       group.readExternal.insert(r);
   for (OpOperand &out : cand.op.getDpsInitsMutable()) {
     Value root = getRootBuffer(out.get());
+    if (cand.role == RowRole::ColumnReduce) {
+      for (OpOperand *in : cand.op.getDpsInputOperands())
+        if (getRootBuffer(in->get()) == root) {
+          why = "it updates a buffer in place";
+          return false;
+        }
+      group.columnWritten[root] = out.get();
+      continue;
+    }
     group.written[root] = out.get();
     group.writtenIsVector[root] = cand.role == RowRole::Vector;
   }
@@ -554,6 +629,12 @@ FailureOr<Group> kf::buildGroup(ArrayRef<linalg::GenericOp> ops,
   Group group;
   for (linalg::GenericOp op : ops) {
     FailureOr<GroupOp> g = classify(op, why);
+    // Column reductions end a row group (the ops after the first one are
+    // column reductions too: tryAppend refuses anything reading them).
+    if (failed(g) && !group.ops.empty()) {
+      std::string whyColumn;
+      g = classifyColumnReduce(op, whyColumn);
+    }
     if (failed(g) || !tryAppend(group, *g, why))
       return failure();
   }

@@ -36,6 +36,12 @@ enum class RowRole {
   Vector,
   /// Outer loops parallel, innermost loop a reduction.
   Reduce,
+  /// Every outer loop a reduction, the innermost loop parallel, over the
+  /// group's row space: a sum over the rows (dgamma and dbeta of LayerNorm
+  /// backward). Its output, indexed by the innermost loop alone, is
+  /// finished after the group's kernel (column partials), so no op of the
+  /// group reads it.
+  ColumnReduce,
 };
 
 /// A generic op placed in a group.
@@ -58,10 +64,13 @@ struct Group {
   DenseMap<Value, bool> writtenIsVector;
   /// Root buffers read from memory by the group.
   DenseSet<Value> readExternal;
+  /// Root buffers written by the column reductions -> the memref written.
+  llvm::MapVector<Value, Value> columnWritten;
   bool hasReduce() const {
     return llvm::any_of(
         ops, [](const GroupOp &g) { return g.role == RowRole::Reduce; });
   }
+  bool hasColumnReduce() const { return !columnWritten.empty(); }
   /// Product of the outer dims: the rows of the row space.
   int64_t numRows() const {
     int64_t rows = 1;
@@ -81,6 +90,12 @@ FailureOr<arith::AtomicRMWKind> matchCombiner(linalg::GenericOp op,
 
 /// Classifies `op` against a row space, or fails with a reason.
 FailureOr<GroupOp> classify(linalg::GenericOp op, std::string &why);
+
+/// Classifies `op` as a column reduction of a row space (every loop but the
+/// innermost a reduction, one output indexed by the innermost loop, a
+/// combiner matchCombiner knows), or fails with a reason.
+FailureOr<GroupOp> classifyColumnReduce(linalg::GenericOp op,
+                                        std::string &why);
 
 /// Appends `cand` to `group` when that is legal (same row space, results
 /// read only at the positions the producing thread holds, no in-place

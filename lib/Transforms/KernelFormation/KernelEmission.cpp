@@ -94,7 +94,14 @@ mlir::memopt::emitKernelGroup(RewriterBase &rewriter, KernelGroupOp groupOp,
   auto rowSpaceKernel = [&](auto s, auto check,
                             auto emit) -> FailureOr<unsigned> {
     FailureOr<Group> group = getGroupOrError(ops, s, anchor);
-    if (failed(group) || failed(check(*group, s, target, anchor)))
+    if (failed(group))
+      return failure();
+    if (group->hasColumnReduce() && !isa<RowStrategyAttr>(s))
+      return emitCannotHonour(anchor, s)
+                 << "column reductions in a row group are fused only by "
+                    "#memopt.row with column_partials",
+             failure();
+    if (failed(check(*group, s, target, anchor)))
       return failure();
     dissolve(rewriter, groupOp);
     emit(rewriter, *group, s, target);

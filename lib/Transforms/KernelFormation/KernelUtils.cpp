@@ -128,6 +128,7 @@ void mlir::memopt::applyTarget(KernelTargetInfo &info, TargetAttr target) {
           ? target.getMaxClusterSize()
           : std::min<int64_t>(info.maxClusterSize, target.getMaxClusterSize());
   info.portableClusterSize = target.getPortableClusterSize();
+  info.registersPerMultiprocessor = target.getRegistersPerMultiprocessor();
   info.sharedMemoryBytes = target.getSharedMemoryPerBlock();
   info.sharedMemoryPerMultiprocessor =
       target.getSharedMemoryPerMultiprocessor();

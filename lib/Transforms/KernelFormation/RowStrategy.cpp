@@ -322,6 +322,66 @@ static int64_t spreadFewRows(int64_t rows, int64_t chunksPerRow,
                             chunksPerRow / (int64_t)target.warpSize}));
 }
 
+/// Bytes the group moves at the least: every external buffer it reads or
+/// writes, once.
+static int64_t getGroupBytes(const Group &group) {
+  int64_t bytes = 0;
+  auto add = [&](Value root) {
+    auto mt = dyn_cast<MemRefType>(root.getType());
+    if (mt && mt.hasStaticShape())
+      bytes += mt.getNumElements() * getElementBytes(mt.getElementType());
+  };
+  for (Value root : group.readExternal)
+    add(root);
+  for (auto &entry : group.written)
+    if (!isGroupPrivate(entry.first, group))
+      add(entry.first);
+  for (auto &entry : group.columnWritten)
+    add(entry.first);
+  return bytes;
+}
+
+int64_t kf::planColumnPartials(const Group &group,
+                               const KernelTargetInfo &target, int64_t threads,
+                               int64_t numChunks, int64_t vec,
+                               int64_t rowsPerBlock) {
+  int64_t rowGroups = group.numRows() / rowsPerBlock;
+  int64_t blockThreads = threads * rowsPerBlock;
+  // Registers per thread, roughly: the row's lanes of each input read along
+  // it and each column reduction's accumulators, plus ~32 for the rest.
+  int64_t lanes = numChunks * vec;
+  DenseSet<Value> alongRows;
+  for (const GroupOp &g : group.ops) {
+    if (g.role == RowRole::Scalar)
+      continue;
+    unsigned n = g.op.getNumLoops();
+    for (OpOperand *in : g.op.getDpsInputOperands()) {
+      AffineMap m = g.op.getMatchingIndexingMap(in);
+      Value root = getRootBuffer(in->get());
+      if (isa<MemRefType>(root.getType()) &&
+          group.readExternal.contains(root) && m.isFunctionOfDim(n - 1) &&
+          llvm::any_of(llvm::seq<unsigned>(0, n - 1),
+                       [&](unsigned d) { return m.isFunctionOfDim(d); }))
+        alongRows.insert(root);
+    }
+  }
+  int64_t rowInputs = alongRows.size();
+  int64_t columns = group.columnWritten.size();
+  int64_t registers = 32 + lanes * (rowInputs + columns);
+  int64_t resident = std::clamp<int64_t>(
+      (int64_t)target.registersPerMultiprocessor /
+          (blockThreads * std::min<int64_t>(255, registers)),
+      1,
+      2 * (int64_t)target.maxThreadsPerBlock / blockThreads);
+  // The workspace (written once, read once) within 8% of the group's bytes.
+  int64_t perPartial = 2 * rowsPerBlock * group.inner * 4 * columns;
+  int64_t budget = std::max<int64_t>(1, getGroupBytes(group) * 8 / 100 /
+                                            std::max<int64_t>(1, perPartial));
+  return std::clamp<int64_t>(
+      std::min<int64_t>(resident * target.multiprocessors, budget), 1,
+      rowGroups);
+}
+
 FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
                                            const KernelTargetInfo &target,
                                            std::string &why) {
@@ -329,7 +389,7 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
   OpBuilder b(ctx);
   // Rows that are the points of the contiguous dim (a normalization over
   // a non-innermost dim, interchanged): side by side in each block.
-  if (isLaidOutAcrossRows(group)) {
+  if (!group.hasColumnReduce() && isLaidOutAcrossRows(group)) {
     std::string whyNot;
     FailureOr<Attribute> s =
         selectInterleavedRowStrategy(group, target, whyNot);
@@ -348,7 +408,9 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
   unsigned wide =
       chooseVectorWidth(group, target, /*rowsMayBeMisaligned=*/true);
   bool shifted = false;
-  if (wide > vec && group.inner > (int64_t)wide) {
+  // (Column partials accumulate each thread's columns over rows: chunk
+  // boundaries must not move with the row.)
+  if (wide > vec && group.inner > (int64_t)wide && !group.hasColumnReduce()) {
     vec = wide;
     shifted = true;
   }
@@ -367,6 +429,12 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
   int64_t clusterSize = 1;
   int64_t blocksPerMultiprocessor = 1;
   if (numChunks * vec > target.rowRegisterElements) {
+    if (group.hasColumnReduce()) {
+      why = "a row of " + std::to_string(group.inner) +
+            " elements does not fit in one block's registers (column "
+            "partials need each row in one block)";
+      return failure();
+    }
     int64_t maxChunks = std::max<int64_t>(1, target.rowRegisterElements / vec);
     // Blocks of `clusterBlockThreads` (two per multiprocessor) where the
     // cluster limit allows, else of the largest size.
@@ -404,7 +472,7 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
   // staged in shared memory or prefetched, which spreading would undo.)
   // Nor do rows whose chunks are shifted to the buffers' alignment: split
   // over a cluster, their accesses are not proven 16-byte aligned.
-  int64_t spread = clusterSize == 1 && !shifted
+  int64_t spread = clusterSize == 1 && !shifted && !group.hasColumnReduce()
                        ? spreadFewRows(rows, chunksPerRow, target)
                        : 1;
   bool spreadRows = false;
@@ -538,10 +606,19 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
           << "one row per block of " << threads << " threads: " << rows
           << " rows are not a multiple of 2";
   }
+  int64_t columnPartials = 0;
+  if (group.hasColumnReduce()) {
+    columnPartials = planColumnPartials(group, target, threads, numChunks, vec,
+                                        rowsPerBlock);
+    Operation *anchor = group.ops.front().op;
+    anchor->emitRemark() << "column reductions fused with the row kernel: "
+                         << columnPartials
+                         << " blocks walk the rows and store column partials";
+  }
   return Attribute(RowStrategyAttr::get(
       ctx, vec, shifted, threads, numChunks, clusterSize, sharedChunks,
       blocksPerMultiprocessor, persistentClusters, online, rowsPerBlock,
-      /*interleaved=*/false));
+      /*interleaved=*/false, columnPartials));
 }
 
 FailureOr<MemRefType>
@@ -626,6 +703,19 @@ LogicalResult kf::checkRowStrategy(const Group &group, RowStrategyAttr s,
     return fail() << "rows_per_block > 1 needs one warp per row (threads <= "
                   << target.warpSize
                   << "), no cluster and no shared-memory staging";
+  int64_t columnPartials = s.getColumnPartials();
+  if (group.hasColumnReduce() != (columnPartials > 0))
+    return fail() << "column_partials must be above 0 exactly when the group "
+                     "has column reductions";
+  if (columnPartials > 0 &&
+      (cluster > 1 || s.getShifted() || s.getSharedChunks() > 0 ||
+       s.getPersistentClusters() > 0 || interleaved || s.getOnlineSoftmax()))
+    return fail() << "column partials need one block per row: cluster = 1, "
+                     "no shifted chunks, no staging, not interleaved, no "
+                     "online softmax";
+  if (columnPartials > group.numRows() / rowsPerBlock)
+    return fail() << "column_partials is over the "
+                  << group.numRows() / rowsPerBlock << " blocks of rows";
   if (rowsPerBlock * threads > (int64_t)target.maxThreadsPerBlock)
     return fail() << "rows_per_block x threads is over the target's "
                   << target.maxThreadsPerBlock << " threads per block";
@@ -668,6 +758,155 @@ LogicalResult kf::checkRowStrategy(const Group &group, RowStrategyAttr s,
   return success();
 }
 
+/// Column partials, after the rows: each thread stores its accumulators in
+/// row blockId * rowsPerBlock + rowSlot of each column reduction's
+/// workspace; a second kernel combines the workspace's rows in order, each
+/// column by `segments` threads (contiguous runs of rows, then their totals
+/// in run order through shared memory), with the output's initial value.
+static void finishColumnPartials(RewriterBase &b, Location loc,
+                                 const Group &group, gpu::LaunchOp launch,
+                                 scf::ForOp loop, EmitState &st,
+                                 ArrayRef<Value> workspaces, int64_t numChunks,
+                                 unsigned vec, Value blockId, Value rowSlot,
+                                 int64_t rowsPerBlock,
+                                 const KernelTargetInfo &target) {
+  SmallVector<const GroupOp *> columns;
+  SmallVector<Value> yields;
+  for (const GroupOp &g : group.ops)
+    if (g.role == RowRole::ColumnReduce) {
+      columns.push_back(&g);
+      llvm::append_range(yields, st.columnAcc[g.op]);
+    }
+  gpu::BarrierOp::create(b, loc);
+  loop.getBody()->getTerminator()->setOperands(yields);
+  b.setInsertionPointAfter(loop);
+  Value partialRow = blockId;
+  if (rowSlot)
+    partialRow = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, blockId, cIdx(b, loc, rowsPerBlock)),
+        rowSlot);
+  for (auto [k, g] : llvm::enumerate(columns))
+    for (int64_t c = 0; c < numChunks; ++c) {
+      OpBuilder::InsertionGuard guard(b);
+      if (Value valid = st.chunkValid[c]) {
+        auto ifOp = scf::IfOp::create(b, loc, valid, false);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      }
+      for (unsigned l = 0; l < vec; ++l) {
+        Value col = l ? arith::AddIOp::create(b, loc, st.chunkBase[c],
+                                              cIdx(b, loc, l))
+                            .getResult()
+                      : st.chunkBase[c];
+        memref::StoreOp::create(
+            b, loc, loop.getResult(k * numChunks * vec + c * vec + l),
+            workspaces[k], ValueRange{partialRow, col});
+      }
+    }
+
+  // The second kernel.
+  b.setInsertionPointAfter(launch);
+  int64_t partials =
+      cast<MemRefType>(workspaces.front().getType()).getDimSize(0);
+  int64_t inner = group.inner;
+  int64_t segments = partials >= 64 ? 8 : 1;
+  int64_t columnsPerBlock = std::min<int64_t>(
+      target.blockSize / segments,
+      llvm::alignTo(inner, target.warpSize));
+  int64_t perSegment = llvm::divideCeil(partials, segments);
+  SmallVector<Type> smemTypes;
+  Attribute workgroup = gpu::AddressSpaceAttr::get(
+      b.getContext(), gpu::AddressSpace::Workgroup);
+  for (Value w : workspaces)
+    smemTypes.push_back(MemRefType::get(
+        {segments, columnsPerBlock},
+        cast<MemRefType>(w.getType()).getElementType(), AffineMap(),
+        workgroup));
+  gpu::LaunchOp finish = createLaunch(
+      b, loc, {llvm::divideCeil(inner, columnsPerBlock)},
+      {columnsPerBlock * segments}, segments > 1 ? TypeRange(smemTypes)
+                                                 : TypeRange());
+  Value t = finish.getThreadIds().x;
+  Value local = arith::RemUIOp::create(b, loc, t, cIdx(b, loc, columnsPerBlock));
+  Value segment =
+      arith::DivUIOp::create(b, loc, t, cIdx(b, loc, columnsPerBlock));
+  Value j = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, finish.getBlockIds().x,
+                            cIdx(b, loc, columnsPerBlock)),
+      local);
+  Value inside =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, j,
+                            cIdx(b, loc, inner));
+  // Threads past the last column read the last one (every thread meets the
+  // barrier) and store nothing.
+  Value jr = arith::MinUIOp::create(b, loc, j, cIdx(b, loc, inner - 1));
+  SmallVector<Value> totals;
+  for (auto [k, g] : llvm::enumerate(columns)) {
+    Value ws = workspaces[k];
+    Type et = cast<MemRefType>(ws.getType()).getElementType();
+    Value total = arith::getIdentityValue(g->kind, et, b, loc);
+    Value first = arith::MulIOp::create(b, loc, segment,
+                                        cIdx(b, loc, perSegment));
+    for (int64_t i = 0; i < perSegment; ++i) {
+      Value r = arith::AddIOp::create(b, loc, first, cIdx(b, loc, i));
+      Value ok = Value();
+      if (perSegment * segments != partials) {
+        ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, r,
+                                   cIdx(b, loc, partials));
+        r = arith::MinUIOp::create(b, loc, r, cIdx(b, loc, partials - 1));
+      }
+      Value x = memref::LoadOp::create(b, loc, ws, ValueRange{r, jr});
+      Value next = arith::getReductionOp(g->kind, b, loc, total, x);
+      total = ok ? arith::SelectOp::create(b, loc, ok, next, total).getResult()
+                 : next;
+    }
+    if (segments > 1) {
+      Value smem = finish.getWorkgroupAttributions()[k];
+      memref::StoreOp::create(b, loc, total, smem, ValueRange{segment, local});
+    }
+    totals.push_back(total);
+  }
+  Value owns = inside;
+  if (segments > 1) {
+    gpu::BarrierOp::create(b, loc);
+    owns = arith::AndIOp::create(
+        b, loc, owns,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, segment,
+                              cIdx(b, loc, 0)));
+  }
+  auto ifOp = scf::IfOp::create(b, loc, owns, false);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  for (auto [k, g] : llvm::enumerate(columns)) {
+    Value total = totals[k];
+    if (segments > 1) {
+      Value smem = finish.getWorkgroupAttributions()[k];
+      Type et = cast<MemRefType>(smem.getType()).getElementType();
+      total = arith::getIdentityValue(g->kind, et, b, loc);
+      for (int64_t s = 0; s < segments; ++s)
+        total = arith::getReductionOp(
+            g->kind, b, loc, total,
+            memref::LoadOp::create(b, loc, smem,
+                                   ValueRange{cIdx(b, loc, s), local}));
+    }
+    // The output's element j: unit dims at 0, the column at the innermost
+    // loop's position.
+    OpOperand &out = g->op.getDpsInitsMutable()[0];
+    SmallVector<Value> idx;
+    for (AffineExpr e : g->op.getMatchingIndexingMap(&out).getResults())
+      idx.push_back(isa<AffineDimExpr>(e)
+                        ? j
+                        : cIdx(b, loc, cast<AffineConstantExpr>(e).getValue()));
+    Value init = memref::LoadOp::create(b, loc, out.get(), idx);
+    memref::StoreOp::create(
+        b, loc, arith::getReductionOp(g->kind, b, loc, init, total), out.get(),
+        idx);
+  }
+  b.setInsertionPointAfter(finish);
+  for (Value w : workspaces)
+    memref::DeallocOp::create(b, loc, w);
+}
+
 void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
                        const KernelTargetInfo &target) {
   Location loc = group.ops.front().op.getLoc();
@@ -706,6 +945,9 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
   else if (blockExchange)
     wgTypes.push_back(exchange);
   int64_t gridClusters = rows / rowsPerBlock;
+  int64_t columnPartials = s.getColumnPartials();
+  if (columnPartials > 0)
+    gridClusters = columnPartials;
   SmallVector<StagedInput> staged;
   int64_t stagingBytes = 0;
   if (clusterSize > 1 && sharedChunks > 0) {
@@ -736,6 +978,17 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
   // Insert at the last op: every view the group uses is defined by then,
   // and only allocations, views and constants sit between group members.
   b.setInsertionPoint(group.ops.back().op);
+  // Column partials: one [blocks * rows_per_block, inner] workspace per
+  // column reduction.
+  SmallVector<Value> workspaces;
+  for (const GroupOp &g : group.ops)
+    if (g.role == RowRole::ColumnReduce)
+      workspaces.push_back(memref::AllocOp::create(
+          b, loc,
+          MemRefType::get(
+              {columnPartials * rowsPerBlock, group.inner},
+              cast<MemRefType>(g.op.getDpsInits()[0].getType())
+                  .getElementType())));
   Value dynamicBytes;
   if (persistent || sharedChunks > 0)
     dynamicBytes = arith::ConstantOp::create(
@@ -748,9 +1001,13 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
   if (persistent)
     launch->setAttr(kPersistentAttrName, b.getUnitAttr());
   Value row = launch.getBlockIds().x;
+  Value blockId = row;
   Value tid = launch.getThreadIds().x;
+  // Several rows per block: this thread's row of the block.
+  Value rowSlot;
   RowCluster cluster;
   cluster.size = clusterSize;
+  scf::ForOp columnLoop;
   // Interleaved rows: row x * R + t mod R of the block's cluster x (its
   // rank within), held by the threads t / R of that row.
   Value rowInBlock;
@@ -769,9 +1026,12 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
   } else if (rowsPerBlock > 1) {
     // Row bid * R + tid / T, held by threads tid mod T.
     Value cT = cIdx(b, loc, threads);
-    row = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, row, cIdx(b, loc, rowsPerBlock)),
-        arith::DivUIOp::create(b, loc, tid, cT));
+    rowSlot = arith::DivUIOp::create(b, loc, tid, cT);
+    if (columnPartials == 0)
+      row = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, row, cIdx(b, loc, rowsPerBlock)),
+          rowSlot);
     tid = arith::RemUIOp::create(b, loc, tid, cT);
   }
   Value smem;
@@ -877,6 +1137,41 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
       emitRowPrefetch(b, loc, group, staged, st.chunkBase, st.chunkValid, next,
                       tid, vec);
     }
+  } else if (columnPartials > 0) {
+    // Block x walks the row groups x, x + blocks, ...; its threads'
+    // column accumulators (one per lane) are the loop's values.
+    SmallVector<Value> inits;
+    for (const GroupOp &g : group.ops)
+      if (g.role == RowRole::ColumnReduce)
+        inits.append(
+            numChunks * vec,
+            arith::getIdentityValue(
+                g.kind,
+                g.op.getBody()->getArgument(g.op.getNumDpsInputs()).getType(),
+                b, loc));
+    columnLoop = scf::ForOp::create(b, loc, blockId,
+                                    cIdx(b, loc, rows / rowsPerBlock),
+                                    cIdx(b, loc, columnPartials), inits);
+    b.setInsertionPointToStart(columnLoop.getBody());
+    scf::YieldOp::create(b, loc, columnLoop.getRegionIterArgs());
+    b.setInsertionPoint(columnLoop.getBody()->getTerminator());
+    // Rows begin and end at a barrier (the block's shared memory changes
+    // hands between rows; the host emulation splits phases there).
+    gpu::BarrierOp::create(b, loc);
+    unsigned k = 0;
+    for (const GroupOp &g : group.ops)
+      if (g.role == RowRole::ColumnReduce) {
+        auto args = columnLoop.getRegionIterArgs().slice(k, numChunks * vec);
+        st.columnAcc[g.op] = SmallVector<Value>(args.begin(), args.end());
+        k += numChunks * vec;
+      }
+    row = columnLoop.getInductionVar();
+    if (rowSlot)
+      row = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, row, cIdx(b, loc, rowsPerBlock)),
+          rowSlot);
+    initRowState(b, st, launch, group, vec, row);
   } else if (!shifted) {
     initRowState(b, st, launch, group, vec, row);
   }
@@ -1025,4 +1320,8 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
   } else if (clusterReads && !overwrites) {
     ClusterWaitOp::create(b, loc);
   }
+  if (columnPartials > 0)
+    finishColumnPartials(b, loc, group, launch, columnLoop, st, workspaces,
+                         numChunks, vec, blockId, rowSlot, rowsPerBlock,
+                         target);
 }

@@ -45,6 +45,14 @@ bool isWholeWarps(int64_t threads, const KernelTargetInfo &target);
 
 //===-- Row kernels (RowStrategy.cpp) -------------------------------------===//
 
+/// Blocks of a row kernel with column reductions that walk the rows and
+/// store column partials: as many as are resident at once (registers
+/// estimated from the row's lanes and the accumulators), within the rows and
+/// an 8% workspace budget of the group's bytes.
+int64_t planColumnPartials(const Group &group, const KernelTargetInfo &target,
+                           int64_t threads, int64_t numChunks, int64_t vec,
+                           int64_t rowsPerBlock);
+
 /// The row kernel of `group` (which has a reduction): one block or cluster
 /// per row, or the streamed kernel when the row is too long for a cluster
 /// of the target (a remark says so). Remarks say why optional forms (shared
