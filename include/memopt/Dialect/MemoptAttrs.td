@@ -104,7 +104,11 @@ def Memopt_RowStrategyAttr : Memopt_Attr<"RowStrategy", "row"> {
     [column_partials * rows_per_block, inner] workspace, and a second
     kernel combines them in block order with each output's initial value.
     One block per row (cluster 1), no shifted chunks, no staging, not
-    interleaved.
+    interleaved. `shared_accumulators` (default false): the accumulators
+    live in shared memory, [rows_per_block][column reductions][inner] per
+    block, each thread updating its own columns, instead of registers (a
+    block's registers then hold its rows' inputs only, so more rows are in
+    flight per multiprocessor).
   }];
   let parameters = (ins
     "int64_t":$vector,
@@ -118,7 +122,8 @@ def Memopt_RowStrategyAttr : Memopt_Attr<"RowStrategy", "row"> {
     "bool":$online_softmax,
     DefaultValuedParameter<"int64_t", "1">:$rows_per_block,
     DefaultValuedParameter<"bool", "false">:$interleaved,
-    DefaultValuedParameter<"int64_t", "0">:$column_partials);
+    DefaultValuedParameter<"int64_t", "0">:$column_partials,
+    DefaultValuedParameter<"bool", "false">:$shared_accumulators);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

@@ -261,8 +261,17 @@ void kf::emitOp(OpBuilder &b, EmitState &st, const GroupOp &g,
     // element of each lane's column joins the lane's accumulator; lanes
     // outside the row keep theirs.
     bool column = g.role == RowRole::ColumnReduce;
-    if (column)
+    if (column && st.columnShared) {
+      SmallVector<Value> lanes;
+      for (unsigned c = 0; c < numChunks; ++c)
+        for (unsigned l = 0; l < st.vec; ++l)
+          lanes.push_back(memref::LoadOp::create(
+              b, loc, st.columnShared,
+              getSharedAccumulatorIndex(b, st, op, c, l)));
+      outs = {lanes};
+    } else if (column) {
       outs = {st.columnAcc[op]};
+    }
     unsigned nOut = op.getNumDpsInits();
     SmallVector<SmallVector<Value>> results(nOut);
     for (unsigned c = 0; c < numChunks; ++c)
@@ -280,6 +289,22 @@ void kf::emitOp(OpBuilder &b, EmitState &st, const GroupOp &g,
           results[0].back() = arith::SelectOp::create(
               b, loc, st.chunkValid[c], res[0], outs[0][lane]);
       }
+    if (column && st.columnShared) {
+      // Each thread updates its own columns (no barrier); chunks outside
+      // the row store nothing.
+      for (unsigned c = 0; c < numChunks; ++c) {
+        OpBuilder::InsertionGuard guard(b);
+        if (Value valid = st.chunkValid[c]) {
+          auto ifOp = scf::IfOp::create(b, loc, valid, false);
+          b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        }
+        for (unsigned l = 0; l < st.vec; ++l)
+          memref::StoreOp::create(b, loc, results[0][c * st.vec + l],
+                                  st.columnShared,
+                                  getSharedAccumulatorIndex(b, st, op, c, l));
+      }
+      return;
+    }
     if (column) {
       st.columnAcc[op] = std::move(results[0]);
       return;
@@ -853,3 +878,16 @@ Value kf::combineInOrder(OpBuilder &b, Location loc,
   return total;
 }
 
+SmallVector<Value> kf::getSharedAccumulatorIndex(OpBuilder &b, EmitState &st,
+                                                 Operation *op, unsigned c,
+                                                 unsigned lane) {
+  Location loc = st.loc;
+  Value base = st.chunkBase[c];
+  if (st.chunkValid[c])
+    base = arith::SelectOp::create(b, loc, st.chunkValid[c], base,
+                                   cIdx(b, loc, 0));
+  Value col =
+      lane ? arith::AddIOp::create(b, loc, base, cIdx(b, loc, lane)).getResult()
+           : base;
+  return {st.columnSlot, cIdx(b, loc, st.columnIndex.lookup(op)), col};
+}

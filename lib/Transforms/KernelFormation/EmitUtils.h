@@ -74,8 +74,13 @@ struct EmitState {
   DenseMap<std::pair<Value, AffineMap>, Value> stagedViews;
   Value stagedChunk, stagedTid;
   /// Column reductions (column partials): each one's accumulators, one per
-  /// lane ([chunk * vec + lane]), updated by emitOp.
+  /// lane ([chunk * vec + lane]), updated by emitOp; or, with
+  /// `columnShared` (a [rows per block][column reductions][inner] workgroup
+  /// buffer), their slots there: this thread's row of the block
+  /// `columnSlot` and each reduction's index.
   DenseMap<Operation *, SmallVector<Value>> columnAcc;
+  Value columnShared, columnSlot;
+  DenseMap<Operation *, unsigned> columnIndex;
 };
 
 /// Which results storeResults stores.
@@ -284,6 +289,13 @@ void emitRowPrefetch(OpBuilder &b, Location loc, const Group &group,
 /// inside the guard that drops the threads past `count`.
 gpu::LaunchOp createLinearLaunch(OpBuilder &b, Location loc, int64_t count,
                                  int64_t blockSize, Value &linear);
+
+/// Lane `lane` of chunk `c`'s element of column reduction `op`'s
+/// accumulators in shared memory (st.columnShared): its indices (a chunk
+/// outside the row reads column 0).
+SmallVector<Value> getSharedAccumulatorIndex(OpBuilder &b, EmitState &st,
+                                             Operation *op, unsigned c,
+                                             unsigned lane);
 
 /// Elements (0, `col`) .. (`n` - 1, `col`) of the 2-D `buf` combined in
 /// that order, from the identity (a deterministic order across blocks).

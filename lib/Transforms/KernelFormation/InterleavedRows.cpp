@@ -164,7 +164,8 @@ kf::selectInterleavedRowStrategy(const Group &group,
       ctx, /*vector=*/1, /*shifted=*/false, plan->threads, plan->chunks,
       plan->cluster, /*shared_chunks=*/0, plan->blocksPerMultiprocessor,
       /*persistent_clusters=*/0, /*online_softmax=*/false, plan->rowsPerBlock,
-      /*interleaved=*/true, /*column_partials=*/0));
+      /*interleaved=*/true, /*column_partials=*/0,
+      /*shared_accumulators=*/false));
 }
 
 Value kf::interleavedRowReduce(OpBuilder &b, Location loc, Value partial,

@@ -341,14 +341,39 @@ static int64_t getGroupBytes(const Group &group) {
   return bytes;
 }
 
-int64_t kf::planColumnPartials(const Group &group,
-                               const KernelTargetInfo &target, int64_t threads,
-                               int64_t numChunks, int64_t vec,
-                               int64_t rowsPerBlock) {
+/// The one element type of the column reductions' accumulators, or null.
+static Type getColumnAccumulatorType(const Group &group) {
+  Type t;
+  for (const GroupOp &g : group.ops) {
+    if (g.role != RowRole::ColumnReduce)
+      continue;
+    Type a = g.op.getBody()->getArgument(g.op.getNumDpsInputs()).getType();
+    if (t && t != a)
+      return Type();
+    t = a;
+  }
+  return t;
+}
+
+int64_t kf::getSharedAccumulatorBytes(const Group &group,
+                                      int64_t rowsPerBlock) {
+  Type t = getColumnAccumulatorType(group);
+  if (!t || !t.isIntOrFloat())
+    return -1;
+  return rowsPerBlock * (int64_t)group.columnWritten.size() * group.inner *
+         getElementBytes(t);
+}
+
+FailureOr<ColumnPartialsPlan>
+kf::planColumnPartials(const Group &group, const KernelTargetInfo &target,
+                       int64_t threads, int64_t numChunks, int64_t vec,
+                       int64_t rowsPerBlock, int64_t staticBytes,
+                       std::string &why) {
   int64_t rowGroups = group.numRows() / rowsPerBlock;
   int64_t blockThreads = threads * rowsPerBlock;
   // Registers per thread, roughly: the row's lanes of each input read along
-  // it and each column reduction's accumulators, plus ~32 for the rest.
+  // it and (in registers) each column reduction's accumulators, plus ~32
+  // for the rest.
   int64_t lanes = numChunks * vec;
   DenseSet<Value> alongRows;
   for (const GroupOp &g : group.ops) {
@@ -367,19 +392,42 @@ int64_t kf::planColumnPartials(const Group &group,
   }
   int64_t rowInputs = alongRows.size();
   int64_t columns = group.columnWritten.size();
-  int64_t registers = 32 + lanes * (rowInputs + columns);
-  int64_t resident = std::clamp<int64_t>(
-      (int64_t)target.registersPerMultiprocessor /
-          (blockThreads * std::min<int64_t>(255, registers)),
-      1,
-      2 * (int64_t)target.maxThreadsPerBlock / blockThreads);
+  int64_t maxResident = 2 * (int64_t)target.maxThreadsPerBlock / blockThreads;
+  auto residentFor = [&](int64_t registers) {
+    return std::clamp<int64_t>((int64_t)target.registersPerMultiprocessor /
+                                   (blockThreads * registers),
+                               0, maxResident);
+  };
+  // In registers (if they fit a thread's 255 without spilling).
+  int64_t inRegisters = 32 + lanes * (rowInputs + columns);
+  int64_t residentRegisters = inRegisters <= 255 ? residentFor(inRegisters) : 0;
+  // In shared memory (if they fit a block's static share): the registers
+  // hold the inputs only; the multiprocessor's shared memory bounds too.
+  int64_t accBytes = getSharedAccumulatorBytes(group, rowsPerBlock);
+  int64_t residentShared = 0;
+  if (accBytes > 0 &&
+      accBytes + staticBytes <= (int64_t)target.sharedMemoryBytes)
+    residentShared = std::min<int64_t>(
+        residentFor(32 + lanes * rowInputs),
+        (int64_t)target.sharedMemoryPerMultiprocessor /
+            (accBytes + staticBytes + 1024));
+  ColumnPartialsPlan plan;
+  plan.shared = residentShared > residentRegisters;
+  int64_t resident = std::max(residentShared, residentRegisters);
+  if (resident < 1) {
+    why = "the column accumulators (" + std::to_string(lanes) +
+          " per thread per reduction) fit neither a thread's registers nor "
+          "a block's shared memory";
+    return failure();
+  }
   // The workspace (written once, read once) within 8% of the group's bytes.
   int64_t perPartial = 2 * rowsPerBlock * group.inner * 4 * columns;
   int64_t budget = std::max<int64_t>(1, getGroupBytes(group) * 8 / 100 /
                                             std::max<int64_t>(1, perPartial));
-  return std::clamp<int64_t>(
+  plan.blocks = std::clamp<int64_t>(
       std::min<int64_t>(resident * target.multiprocessors, budget), 1,
       rowGroups);
+  return plan;
 }
 
 FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
@@ -606,19 +654,26 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
           << "one row per block of " << threads << " threads: " << rows
           << " rows are not a multiple of 2";
   }
-  int64_t columnPartials = 0;
+  ColumnPartialsPlan partials;
   if (group.hasColumnReduce()) {
-    columnPartials = planColumnPartials(group, target, threads, numChunks, vec,
-                                        rowsPerBlock);
+    FailureOr<ColumnPartialsPlan> plan = planColumnPartials(
+        group, target, threads, numChunks, vec, rowsPerBlock,
+        blockStaticBytes(*exchange, threads > (int64_t)target.warpSize, 0),
+        why);
+    if (failed(plan))
+      return failure();
+    partials = *plan;
     Operation *anchor = group.ops.front().op;
     anchor->emitRemark() << "column reductions fused with the row kernel: "
-                         << columnPartials
-                         << " blocks walk the rows and store column partials";
+                         << partials.blocks
+                         << " blocks walk the rows and store column partials"
+                         << (partials.shared ? " (accumulators in shared memory)"
+                                             : "");
   }
   return Attribute(RowStrategyAttr::get(
       ctx, vec, shifted, threads, numChunks, clusterSize, sharedChunks,
       blocksPerMultiprocessor, persistentClusters, online, rowsPerBlock,
-      /*interleaved=*/false, columnPartials));
+      /*interleaved=*/false, partials.blocks, partials.shared));
 }
 
 FailureOr<MemRefType>
@@ -713,6 +768,16 @@ LogicalResult kf::checkRowStrategy(const Group &group, RowStrategyAttr s,
     return fail() << "column partials need one block per row: cluster = 1, "
                      "no shifted chunks, no staging, not interleaved, no "
                      "online softmax";
+  if (s.getSharedAccumulators() &&
+      (columnPartials == 0 ||
+       getSharedAccumulatorBytes(group, rowsPerBlock) < 0 ||
+       getSharedAccumulatorBytes(group, rowsPerBlock) +
+               blockStaticBytes(*exchange, threads > (int64_t)target.warpSize,
+                                0) >
+           (int64_t)target.sharedMemoryBytes))
+    return fail() << "shared_accumulators needs column partials whose "
+                     "accumulators share one type and fit in the block's "
+                  << target.sharedMemoryBytes << " bytes of shared memory";
   if (columnPartials > group.numRows() / rowsPerBlock)
     return fail() << "column_partials is over the "
                   << group.numRows() / rowsPerBlock << " blocks of rows";
@@ -775,7 +840,8 @@ static void finishColumnPartials(RewriterBase &b, Location loc,
   for (const GroupOp &g : group.ops)
     if (g.role == RowRole::ColumnReduce) {
       columns.push_back(&g);
-      llvm::append_range(yields, st.columnAcc[g.op]);
+      if (!st.columnShared)
+        llvm::append_range(yields, st.columnAcc[g.op]);
     }
   gpu::BarrierOp::create(b, loc);
   loop.getBody()->getTerminator()->setOperands(yields);
@@ -798,9 +864,15 @@ static void finishColumnPartials(RewriterBase &b, Location loc,
                                               cIdx(b, loc, l))
                             .getResult()
                       : st.chunkBase[c];
-        memref::StoreOp::create(
-            b, loc, loop.getResult(k * numChunks * vec + c * vec + l),
-            workspaces[k], ValueRange{partialRow, col});
+        Value acc =
+            st.columnShared
+                ? memref::LoadOp::create(
+                      b, loc, st.columnShared,
+                      getSharedAccumulatorIndex(b, st, g->op, c, l))
+                      .getResult()
+                : loop.getResult(k * numChunks * vec + c * vec + l);
+        memref::StoreOp::create(b, loc, acc, workspaces[k],
+                                ValueRange{partialRow, col});
       }
     }
 
@@ -809,9 +881,13 @@ static void finishColumnPartials(RewriterBase &b, Location loc,
   int64_t partials =
       cast<MemRefType>(workspaces.front().getType()).getDimSize(0);
   int64_t inner = group.inner;
-  int64_t segments = partials >= 64 ? 8 : 1;
+  // Segments of at least 8 partials each, up to 32 (1024-thread blocks of
+  // 32 columns).
+  int64_t segments = std::clamp<int64_t>(
+      llvm::PowerOf2Ceil(partials / 8 + 1) / 2, 1,
+      std::min<int64_t>(32, target.maxThreadsPerBlock / target.warpSize));
   int64_t columnsPerBlock = std::min<int64_t>(
-      target.blockSize / segments,
+      segments > 1 ? target.warpSize : target.blockSize,
       llvm::alignTo(inner, target.warpSize));
   int64_t perSegment = llvm::divideCeil(partials, segments);
   SmallVector<Type> smemTypes;
@@ -948,6 +1024,17 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
   int64_t columnPartials = s.getColumnPartials();
   if (columnPartials > 0)
     gridClusters = columnPartials;
+  // Column accumulators in shared memory: the last workgroup buffer.
+  bool sharedAccumulators = s.getSharedAccumulators();
+  if (sharedAccumulators) {
+    Type accType;
+    for (const GroupOp &g : group.ops)
+      if (g.role == RowRole::ColumnReduce)
+        accType = g.op.getBody()->getArgument(g.op.getNumDpsInputs()).getType();
+    wgTypes.push_back(MemRefType::get(
+        {rowsPerBlock, (int64_t)group.columnWritten.size(), group.inner},
+        accType, AffineMap(), exchange.getMemorySpace()));
+  }
   SmallVector<StagedInput> staged;
   int64_t stagingBytes = 0;
   if (clusterSize > 1 && sharedChunks > 0) {
@@ -1139,28 +1226,50 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
     }
   } else if (columnPartials > 0) {
     // Block x walks the row groups x, x + blocks, ...; its threads'
-    // column accumulators (one per lane) are the loop's values.
+    // column accumulators (one per lane) are the loop's values, or their
+    // columns of the block's buffer in shared memory.
     SmallVector<Value> inits;
-    for (const GroupOp &g : group.ops)
-      if (g.role == RowRole::ColumnReduce)
-        inits.append(
-            numChunks * vec,
-            arith::getIdentityValue(
-                g.kind,
-                g.op.getBody()->getArgument(g.op.getNumDpsInputs()).getType(),
-                b, loc));
+    unsigned index = 0;
+    if (sharedAccumulators) {
+      st.columnShared = launch.getWorkgroupAttributions().back();
+      st.columnSlot = rowSlot ? rowSlot : cIdx(b, loc, 0);
+    }
+    for (const GroupOp &g : group.ops) {
+      if (g.role != RowRole::ColumnReduce)
+        continue;
+      st.columnIndex[g.op] = index++;
+      Value identity = arith::getIdentityValue(
+          g.kind, g.op.getBody()->getArgument(g.op.getNumDpsInputs()).getType(),
+          b, loc);
+      if (!sharedAccumulators) {
+        inits.append(numChunks * vec, identity);
+        continue;
+      }
+      for (int64_t c = 0; c < numChunks; ++c) {
+        OpBuilder::InsertionGuard guard(b);
+        if (Value valid = st.chunkValid[c]) {
+          auto ifOp = scf::IfOp::create(b, loc, valid, false);
+          b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        }
+        for (unsigned l = 0; l < vec; ++l)
+          memref::StoreOp::create(b, loc, identity, st.columnShared,
+                                  getSharedAccumulatorIndex(b, st, g.op, c, l));
+      }
+    }
     columnLoop = scf::ForOp::create(b, loc, blockId,
                                     cIdx(b, loc, rows / rowsPerBlock),
                                     cIdx(b, loc, columnPartials), inits);
+    // (A loop with values gets no terminator from its builder.)
     b.setInsertionPointToStart(columnLoop.getBody());
-    scf::YieldOp::create(b, loc, columnLoop.getRegionIterArgs());
+    if (!inits.empty())
+      scf::YieldOp::create(b, loc, columnLoop.getRegionIterArgs());
     b.setInsertionPoint(columnLoop.getBody()->getTerminator());
     // Rows begin and end at a barrier (the block's shared memory changes
     // hands between rows; the host emulation splits phases there).
     gpu::BarrierOp::create(b, loc);
     unsigned k = 0;
     for (const GroupOp &g : group.ops)
-      if (g.role == RowRole::ColumnReduce) {
+      if (g.role == RowRole::ColumnReduce && !sharedAccumulators) {
         auto args = columnLoop.getRegionIterArgs().slice(k, numChunks * vec);
         st.columnAcc[g.op] = SmallVector<Value>(args.begin(), args.end());
         k += numChunks * vec;

@@ -45,13 +45,30 @@ bool isWholeWarps(int64_t threads, const KernelTargetInfo &target);
 
 //===-- Row kernels (RowStrategy.cpp) -------------------------------------===//
 
+/// How a row kernel with column reductions keeps its column partials.
+struct ColumnPartialsPlan {
+  /// Blocks walking the rows (0: no column reductions).
+  int64_t blocks = 0;
+  /// Accumulators in shared memory instead of registers.
+  bool shared = false;
+};
+
 /// Blocks of a row kernel with column reductions that walk the rows and
 /// store column partials: as many as are resident at once (registers
-/// estimated from the row's lanes and the accumulators), within the rows and
-/// an 8% workspace budget of the group's bytes.
-int64_t planColumnPartials(const Group &group, const KernelTargetInfo &target,
-                           int64_t threads, int64_t numChunks, int64_t vec,
-                           int64_t rowsPerBlock);
+/// estimated from the row's lanes and, in registers, the accumulators;
+/// shared memory for accumulators there, whichever keeps more rows in
+/// flight), within the rows and an 8% workspace budget of the group's
+/// bytes. Fails when the accumulators fit neither.
+FailureOr<ColumnPartialsPlan>
+planColumnPartials(const Group &group, const KernelTargetInfo &target,
+                   int64_t threads, int64_t numChunks, int64_t vec,
+                   int64_t rowsPerBlock, int64_t staticBytes,
+                   std::string &why);
+
+/// Bytes of a block's column accumulators in shared memory
+/// ([rows_per_block][column reductions][inner]), or -1 when their types
+/// differ.
+int64_t getSharedAccumulatorBytes(const Group &group, int64_t rowsPerBlock);
 
 /// The row kernel of `group` (which has a reduction): one block or cluster
 /// per row, or the streamed kernel when the row is too long for a cluster
