@@ -108,7 +108,9 @@ def Memopt_RowStrategyAttr : Memopt_Attr<"RowStrategy", "row"> {
     live in shared memory, [rows_per_block][column reductions][inner] per
     block, each thread updating its own columns, instead of registers (a
     block's registers then hold its rows' inputs only, so more rows are in
-    flight per multiprocessor).
+    flight per multiprocessor). `prefetch_next_row` (default false): each
+    row-walking block loads its next row's inputs into registers when it
+    starts a row, so that the loads are in flight while the row reduces.
   }];
   let parameters = (ins
     "int64_t":$vector,
@@ -123,7 +125,8 @@ def Memopt_RowStrategyAttr : Memopt_Attr<"RowStrategy", "row"> {
     DefaultValuedParameter<"int64_t", "1">:$rows_per_block,
     DefaultValuedParameter<"bool", "false">:$interleaved,
     DefaultValuedParameter<"int64_t", "0">:$column_partials,
-    DefaultValuedParameter<"bool", "false">:$shared_accumulators);
+    DefaultValuedParameter<"bool", "false">:$shared_accumulators,
+    DefaultValuedParameter<"bool", "false">:$prefetch_next_row);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

@@ -414,6 +414,16 @@ kf::planColumnPartials(const Group &group, const KernelTargetInfo &target,
   ColumnPartialsPlan plan;
   plan.shared = residentShared > residentRegisters;
   int64_t resident = std::max(residentShared, residentRegisters);
+  // Prefetching the next row holds two rows' inputs: taken when two blocks
+  // (four rows) still fit on a multiprocessor.
+  int64_t withPrefetch =
+      32 + lanes * (2 * rowInputs + (plan.shared ? 0 : columns));
+  if (rowInputs > 0 && withPrefetch <= 255 &&
+      residentFor(withPrefetch) >= 2) {
+    plan.prefetch = true;
+    resident = plan.shared ? std::min(resident, residentFor(withPrefetch))
+                           : residentFor(withPrefetch);
+  }
   if (resident < 1) {
     why = "the column accumulators (" + std::to_string(lanes) +
           " per thread per reduction) fit neither a thread's registers nor "
@@ -668,12 +678,15 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
                          << partials.blocks
                          << " blocks walk the rows and store column partials"
                          << (partials.shared ? " (accumulators in shared memory)"
-                                             : "");
+                                             : "")
+                         << (partials.prefetch ? ", prefetching the next row"
+                                               : "");
   }
   return Attribute(RowStrategyAttr::get(
       ctx, vec, shifted, threads, numChunks, clusterSize, sharedChunks,
       blocksPerMultiprocessor, persistentClusters, online, rowsPerBlock,
-      /*interleaved=*/false, partials.blocks, partials.shared));
+      /*interleaved=*/false, partials.blocks, partials.shared,
+      partials.prefetch));
 }
 
 FailureOr<MemRefType>
@@ -778,6 +791,8 @@ LogicalResult kf::checkRowStrategy(const Group &group, RowStrategyAttr s,
     return fail() << "shared_accumulators needs column partials whose "
                      "accumulators share one type and fit in the block's "
                   << target.sharedMemoryBytes << " bytes of shared memory";
+  if (s.getPrefetchNextRow() && columnPartials == 0)
+    return fail() << "prefetch_next_row needs column partials";
   if (columnPartials > group.numRows() / rowsPerBlock)
     return fail() << "column_partials is over the "
                   << group.numRows() / rowsPerBlock << " blocks of rows";
@@ -834,6 +849,7 @@ static void finishColumnPartials(RewriterBase &b, Location loc,
                                  ArrayRef<Value> workspaces, int64_t numChunks,
                                  unsigned vec, Value blockId, Value rowSlot,
                                  int64_t rowsPerBlock,
+                                 ArrayRef<Value> prefetchYields,
                                  const KernelTargetInfo &target) {
   SmallVector<const GroupOp *> columns;
   SmallVector<Value> yields;
@@ -843,6 +859,7 @@ static void finishColumnPartials(RewriterBase &b, Location loc,
       if (!st.columnShared)
         llvm::append_range(yields, st.columnAcc[g.op]);
     }
+  llvm::append_range(yields, prefetchYields);
   gpu::BarrierOp::create(b, loc);
   loop.getBody()->getTerminator()->setOperands(yields);
   b.setInsertionPointAfter(loop);
@@ -1095,6 +1112,8 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
   RowCluster cluster;
   cluster.size = clusterSize;
   scf::ForOp columnLoop;
+  // The next row's prefetched inputs, yielded after the accumulators.
+  SmallVector<Value> prefetchYields;
   // Interleaved rows: row x * R + t mod R of the block's cluster x (its
   // rank within), held by the threads t / R of that row.
   Value rowInBlock;
@@ -1256,6 +1275,41 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
                                   getSharedAccumulatorIndex(b, st, g.op, c, l));
       }
     }
+    // Inputs read along the row, prefetched: the first row's before the
+    // loop, the next row's when a row starts, carried by the loop.
+    SmallVector<std::pair<linalg::GenericOp, OpOperand *>> prefetched;
+    unsigned accValues = inits.size();
+    if (s.getPrefetchNextRow()) {
+      DenseSet<std::pair<Value, AffineMap>> seen;
+      for (const GroupOp &g : group.ops) {
+        if (g.role == RowRole::Scalar)
+          continue;
+        unsigned n = g.op.getNumLoops();
+        for (OpOperand *in : g.op.getDpsInputOperands()) {
+          AffineMap m = g.op.getMatchingIndexingMap(in);
+          Value root = getRootBuffer(in->get());
+          if (!isa<MemRefType>(in->get().getType()) ||
+              !group.readExternal.contains(root) ||
+              group.written.contains(root) || !m.isFunctionOfDim(n - 1) ||
+              llvm::none_of(llvm::seq<unsigned>(0, n - 1),
+                            [&](unsigned d) { return m.isFunctionOfDim(d); }) ||
+              !seen.insert({in->get(), m}).second)
+            continue;
+          prefetched.push_back({g.op, in});
+        }
+      }
+      Value first = blockId;
+      if (rowSlot)
+        first = arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(b, loc, blockId, cIdx(b, loc, rowsPerBlock)),
+            rowSlot);
+      initRowState(b, st, launch, group, vec, first);
+      for (auto [op, in] : prefetched)
+        llvm::append_range(inits, loadOperandUncached(b, st, op, *in,
+                                                      RowRole::Vector,
+                                                      numChunks));
+    }
     columnLoop = scf::ForOp::create(b, loc, blockId,
                                     cIdx(b, loc, rows / rowsPerBlock),
                                     cIdx(b, loc, columnPartials), inits);
@@ -1274,13 +1328,40 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
         st.columnAcc[g.op] = SmallVector<Value>(args.begin(), args.end());
         k += numChunks * vec;
       }
-    row = columnLoop.getInductionVar();
-    if (rowSlot)
-      row = arith::AddIOp::create(
+    auto rowOf = [&](Value group) -> Value {
+      if (!rowSlot)
+        return group;
+      return arith::AddIOp::create(
           b, loc,
-          arith::MulIOp::create(b, loc, row, cIdx(b, loc, rowsPerBlock)),
+          arith::MulIOp::create(b, loc, group, cIdx(b, loc, rowsPerBlock)),
           rowSlot);
-    initRowState(b, st, launch, group, vec, row);
+    };
+    row = rowOf(columnLoop.getInductionVar());
+    if (!prefetched.empty()) {
+      // The next row's loads first (the last row loads itself again), then
+      // this row's inputs are the loop's values.
+      Value next = arith::MinUIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc, columnLoop.getInductionVar(),
+                                cIdx(b, loc, columnPartials)),
+          cIdx(b, loc, rows / rowsPerBlock - 1));
+      initRowState(b, st, launch, group, vec, rowOf(next));
+      for (auto [op, in] : prefetched)
+        llvm::append_range(prefetchYields,
+                           loadOperandUncached(b, st, op, *in, RowRole::Vector,
+                                               numChunks));
+      initRowState(b, st, launch, group, vec, row);
+      unsigned at = accValues;
+      for (auto [op, in] : prefetched) {
+        auto lanes = columnLoop.getRegionIterArgs().slice(at, numChunks * vec);
+        at += numChunks * vec;
+        st.loadCache[std::make_tuple(in->get(),
+                                     op.getMatchingIndexingMap(in), 1)] =
+            SmallVector<Value>(lanes.begin(), lanes.end());
+      }
+    } else {
+      initRowState(b, st, launch, group, vec, row);
+    }
   } else if (!shifted) {
     initRowState(b, st, launch, group, vec, row);
   }
@@ -1432,5 +1513,5 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
   if (columnPartials > 0)
     finishColumnPartials(b, loc, group, launch, columnLoop, st, workspaces,
                          numChunks, vec, blockId, rowSlot, rowsPerBlock,
-                         target);
+                         prefetchYields, target);
 }

@@ -51,6 +51,8 @@ struct ColumnPartialsPlan {
   int64_t blocks = 0;
   /// Accumulators in shared memory instead of registers.
   bool shared = false;
+  /// Each block loads its next row's inputs while it reduces this one.
+  bool prefetch = false;
 };
 
 /// Blocks of a row kernel with column reductions that walk the rows and
