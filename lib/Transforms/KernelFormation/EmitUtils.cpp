@@ -262,12 +262,36 @@ void kf::emitOp(OpBuilder &b, EmitState &st, const GroupOp &g,
     // outside the row keep theirs.
     bool column = g.role == RowRole::ColumnReduce;
     if (column && st.columnShared) {
+      // Chunks outside the row read nothing (another thread's column would
+      // race with its update).
       SmallVector<Value> lanes;
-      for (unsigned c = 0; c < numChunks; ++c)
-        for (unsigned l = 0; l < st.vec; ++l)
-          lanes.push_back(memref::LoadOp::create(
-              b, loc, st.columnShared,
-              getSharedAccumulatorIndex(b, st, op, c, l)));
+      Type accType = body->getArgument(nIn).getType();
+      for (unsigned c = 0; c < numChunks; ++c) {
+        auto loadLanes = [&](OpBuilder &lb) {
+          SmallVector<Value> v;
+          for (unsigned l = 0; l < st.vec; ++l)
+            v.push_back(memref::LoadOp::create(
+                lb, loc, st.columnShared,
+                getSharedAccumulatorIndex(lb, st, op, c, l)));
+          return v;
+        };
+        Value valid = st.chunkValid[c];
+        if (!valid) {
+          llvm::append_range(lanes, loadLanes(b));
+          continue;
+        }
+        auto ifOp = scf::IfOp::create(
+            b, loc, SmallVector<Type>(st.vec, accType), valid, true);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        scf::YieldOp::create(b, loc, loadLanes(b));
+        b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+        scf::YieldOp::create(
+            b, loc,
+            SmallVector<Value>(st.vec, arith::getIdentityValue(
+                                           g.kind, accType, b, loc)));
+        llvm::append_range(lanes, ifOp.getResults());
+      }
       outs = {lanes};
     } else if (column) {
       outs = {st.columnAcc[op]};
