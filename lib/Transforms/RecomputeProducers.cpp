@@ -88,6 +88,19 @@ static std::string whyNotRecomputed(linalg::GenericOp p, OpOperand &use,
         return "a full-size input is wider than the result";
     }
   }
+  // Every loop of the reduction must stay determined by an operand's shape
+  // (the sum over rows of a row broadcast along them would read none).
+  SmallVector<AffineMap> maps;
+  for (OpOperand *in : g.getDpsInputOperands())
+    if (in != &use)
+      maps.push_back(g.getMatchingIndexingMap(in));
+  for (OpOperand *in : p.getDpsInputOperands())
+    maps.push_back(p.getMatchingIndexingMap(in).compose(useMap));
+  for (OpOperand &out : g.getDpsInitsMutable())
+    maps.push_back(g.getMatchingIndexingMap(&out));
+  if (!inversePermutation(concatAffineMaps(maps, g.getContext())))
+    return "no operand of the recomputed reduction would span every loop "
+           "(a broadcast along the reduced dim)";
   // Several full-size inputs read more than the result: still fewer bytes
   // when the reduction is the producer's only user (its write and the
   // reduction's read of the result go, its reads move into the reduction).

@@ -708,6 +708,39 @@ class Gen(object):
         if v.bound > self.limit:
             self.squash(v)
 
+    def op_row_col_reduction(self):
+        """Reductions over both axes of one 2-D value: a row reduction with an
+        elementwise op reading it (a row group) and a reduction over the
+        rows (dgamma/dbeta-like: column partials), the latter before or
+        after the former."""
+        r = self.r
+        x = self.main_val((2,))
+        if len(x.shape) != 2:
+            return self.op_reduction()
+        kind_c = r.choice(["sum", "sumsq", "max", "sum"])
+        col_first = r.random() < 0.3
+        cols = []
+        if col_first:
+            cols.append(self.reduce_rows(x, 0, kind_c))
+        s = self.reduce_rows(x, 1, r.choice(["sum", "max", "sumsq"]))
+        if s.dt != x.dt:
+            s = self.convert(s, x.dt)
+        if s.bound > self.limit:
+            s = self.squash(s)
+        sb = self.bcast_to(s, x.shape, 1)
+        y = self.named(r.choice(["linalg.sub", "linalg.add", "linalg.mul"]),
+                       [x, sb], x.shape, x.dt, x.bound * max(1.0, sb.bound) + sb.bound)
+        if y.bound > self.limit:
+            y = self.squash(y)
+        if not col_first:
+            src = x if r.random() < 0.6 else y
+            cols.append(self.reduce_rows(src, 0, kind_c))
+        for c in cols:
+            if c.dt != self.dt:
+                c = self.convert(c, self.dt)
+            if c.bound > self.limit:
+                self.squash(c)
+
     def bcast_to(self, v, shape, axis):
         """Broadcast v (shape without axis) to shape: named broadcast or keepdim."""
         out = self.empty(shape, v.dt)
@@ -1049,6 +1082,7 @@ class Gen(object):
     OPS = [
         ("named_binary", 18), ("named_unary", 10), ("generic_pointwise", 20),
         ("broadcast", 6), ("reduction", 12), ("multi_reduction", 5), ("norm", 12),
+        ("row_col_reduction", 5),
         ("transpose", 8),
         ("reshape", 5), ("aos", 5), ("quant", 3),
     ]
