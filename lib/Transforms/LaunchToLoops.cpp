@@ -385,9 +385,13 @@ static LogicalResult demoteLoopValues(RewriterBase &rewriter,
   Attribute workgroup = gpu::AddressSpaceAttr::get(
       rewriter.getContext(), gpu::AddressSpace::Workgroup);
   for (scf::ForOp forOp : loops) {
+    // The body begins and ends with two distinct barriers (the loads go
+    // after the first, the stores before the last).
     Block &body = *forOp.getBody();
+    Operation *lastOp = body.getTerminator()->getPrevNode();
     if (body.without_terminator().empty() ||
-        !isa<gpu::BarrierOp>(body.front()))
+        !isa<gpu::BarrierOp>(body.front()) || !lastOp ||
+        lastOp == &body.front() || !isa<gpu::BarrierOp>(lastOp))
       return failure();
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(forOp);

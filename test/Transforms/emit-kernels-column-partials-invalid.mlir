@@ -100,3 +100,23 @@ func.func @f(%x: memref<8x1024xf32>, %s: memref<8xf32>, %c: memref<1024xf32>) {
   }
   return
 }
+
+// -----
+
+// More partial rows than the combine kernel unrolls (33000 blocks).
+func.func @f(%x: memref<40000x128xf32>, %s: memref<40000xf32>, %c: memref<128xf32>) {
+  // expected-error @+1 {{column_partials x rows_per_block is over 32768 partial rows}}
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 32, chunks = 1, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false, column_partials = 33000>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<40000x128xf32>) outs(%s : memref<40000xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<40000x128xf32>) outs(%c : memref<128xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}

@@ -78,11 +78,33 @@ static bool isInertOp(Operation *op) {
              memref::CastOp, arith::ConstantOp>(op);
 }
 
+/// Whether every memref `op` touches is a whole buffer (a function argument
+/// or an allocation, through the views getViewRoot sees through) and its
+/// body reads no memref: then buffers with different roots do not alias.
+static bool touchesWholeBuffersOnly(linalg::GenericOp op) {
+  for (Value v : op->getOperands()) {
+    if (!isa<MemRefType>(v.getType()))
+      continue;
+    Value root = getRootBuffer(v);
+    if (!isa<BlockArgument>(root) && !root.getDefiningOp<memref::AllocOp>())
+      return false;
+  }
+  bool capturesMemref = false;
+  op.getBody()->walk([&](Operation *inner) {
+    for (Value v : inner->getOperands())
+      if (isa<MemRefType>(v.getType()))
+        capturesMemref = true;
+  });
+  return !capturesMemref;
+}
+
 /// Whether `op` can move down to just after `to` (later in its block): the
 /// ops between are allocations, views, constants and generics that neither
 /// write a buffer `op` reads nor read or write one it writes.
 static bool movesDownTo(linalg::GenericOp op, Operation *to) {
   DenseSet<Value> reads, writes;
+  if (!touchesWholeBuffersOnly(op))
+    return false;
   for (OpOperand &operand : op->getOpOperands()) {
     if (!isa<MemRefType>(operand.get().getType()))
       continue;
@@ -96,7 +118,7 @@ static bool movesDownTo(linalg::GenericOp op, Operation *to) {
       continue;
     }
     auto generic = dyn_cast<linalg::GenericOp>(o);
-    if (!generic)
+    if (!generic || !touchesWholeBuffersOnly(generic))
       return false;
     for (OpOperand &operand : generic->getOpOperands()) {
       if (!isa<MemRefType>(operand.get().getType()))
@@ -128,7 +150,12 @@ attachColumnReductions(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planned,
       continue;
     std::string why;
     FailureOr<Group> group = buildGroup(planned[i], why);
-    if (failed(group) || !group->hasReduce() || group->hasColumnReduce())
+    // (Rows laid out across the contiguous dim keep their interleaved
+    // kernel; ops moved past each other must not touch views that may
+    // alias.)
+    if (failed(group) || !group->hasReduce() || group->hasColumnReduce() ||
+        isLaidOutAcrossRows(*group) ||
+        !llvm::all_of(planned[i], touchesWholeBuffersOnly))
       continue;
     // Column reductions written before the group (frontends emit dgamma
     // and dbeta before dx too) move down to it when nothing between them
@@ -179,7 +206,8 @@ attachColumnReductions(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planned,
                group->columnWritten.contains(root);
       };
       if (fills) {
-        if (llvm::any_of(entry, touchesGroup))
+        if (llvm::any_of(entry, touchesGroup) ||
+            !llvm::all_of(entry, touchesWholeBuffersOnly))
           break;
         for (linalg::GenericOp f : entry)
           passable.insert(f);
@@ -201,7 +229,9 @@ attachColumnReductions(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planned,
         clear = o && (isInertOp(o) || (generic && (passable.contains(generic) ||
                                                    generic == fill)));
       }
-      if (!clear || (fill && touchesGroup(fill)))
+      if (!clear || (fill && touchesGroup(fill)) ||
+          !touchesWholeBuffersOnly(column) ||
+          (fill && !touchesWholeBuffersOnly(fill)))
         break;
       Group merged = *group;
       bool fits = tryAppend(merged, *g, whyNot);

@@ -207,6 +207,20 @@ FailureOr<GroupOp> kf::classifyColumnReduce(linalg::GenericOp op,
     why = "its output is not indexed by the innermost loop alone";
     return failure();
   }
+  // Inputs along the row read contiguously (a transposed read would take
+  // the row group's vectors away).
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    if (!isa<MemRefType>(in->get().getType()))
+      continue;
+    AffineMap m = op.getMatchingIndexingMap(in);
+    if (!m.isFunctionOfDim(n - 1))
+      continue;
+    auto lastIn = dyn_cast<AffineDimExpr>(m.getResults().back());
+    if (!lastIn || lastIn.getPosition() != n - 1) {
+      why = "it reads an input along the row other than contiguously";
+      return failure();
+    }
+  }
   FailureOr<arith::AtomicRMWKind> kind = matchCombiner(op, why);
   if (failed(kind))
     return failure();

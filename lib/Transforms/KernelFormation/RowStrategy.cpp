@@ -793,6 +793,10 @@ LogicalResult kf::checkRowStrategy(const Group &group, RowStrategyAttr s,
                   << target.sharedMemoryBytes << " bytes of shared memory";
   if (s.getPrefetchNextRow() && columnPartials == 0)
     return fail() << "prefetch_next_row needs column partials";
+  // (The combine kernel unrolls its reads of the partial rows.)
+  if (columnPartials * rowsPerBlock > 32768)
+    return fail() << "column_partials x rows_per_block is over 32768 partial "
+                     "rows";
   if (columnPartials > group.numRows() / rowsPerBlock)
     return fail() << "column_partials is over the "
                   << group.numRows() / rowsPerBlock << " blocks of rows";
