@@ -134,6 +134,23 @@ static bool movesDownTo(linalg::GenericOp op, Operation *to) {
   return false;
 }
 
+/// Appends column reduction `g` to `group` when that is legal and the row
+/// family can then plan the group (its remarks are said when it plans the
+/// group for real); otherwise leaves the group unchanged and says why.
+static bool joinColumnReduction(Group &group, const GroupOp &g,
+                                const KernelTargetInfo &target,
+                                std::string &why) {
+  Group merged = group;
+  if (!tryAppend(merged, g, why))
+    return false;
+  ScopedDiagnosticHandler quiet(g.op.getContext(),
+                                [](Diagnostic &) { return success(); });
+  if (failed(selectRowStrategy(merged, target, why)))
+    return false;
+  group = std::move(merged);
+  return true;
+}
+
 /// Column reductions over a row group's space that read what the group
 /// reads (LayerNorm backward's dgamma and dbeta after dx) join the group
 /// when the row family can then finish them through column partials: the
@@ -176,17 +193,9 @@ attachColumnReductions(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planned,
           column->getBlock() != planned[i].back()->getBlock() ||
           !movesDownTo(column, lastInBlock(planned[i])))
         break;
-      Group merged = *group;
-      if (!tryAppend(merged, *g, whyNot))
+      if (!joinColumnReduction(*group, *g, target, whyNot))
         break;
-      {
-        ScopedDiagnosticHandler quiet(column.getContext(),
-                                      [](Diagnostic &) { return success(); });
-        if (failed(selectRowStrategy(merged, target, whyNot)))
-          break;
-      }
       refusals.erase(column);
-      *group = std::move(merged);
       planned[i].push_back(column);
       entry.pop_back();
     }
@@ -233,23 +242,13 @@ attachColumnReductions(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planned,
           !touchesWholeBuffersOnly(column) ||
           (fill && !touchesWholeBuffersOnly(fill)))
         break;
-      Group merged = *group;
-      bool fits = tryAppend(merged, *g, whyNot);
-      if (fits) {
-        // The row family decides; its remarks are said when it plans the
-        // group for real.
-        ScopedDiagnosticHandler quiet(column.getContext(),
-                                      [](Diagnostic &) { return success(); });
-        fits = succeeded(selectRowStrategy(merged, target, whyNot));
-      }
-      if (!fits) {
+      if (!joinColumnReduction(*group, *g, target, whyNot)) {
         refusals[column] =
             "column reduction not fused with the row kernel before it: " +
             whyNot;
         break;
       }
       refusals.erase(column);
-      *group = std::move(merged);
       SmallVector<linalg::GenericOp> &rowOps = planned[i];
       rowOps.push_back(column);
       entry.pop_back();

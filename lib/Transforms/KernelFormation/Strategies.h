@@ -28,8 +28,12 @@
 #include "Grouping.h"
 
 #include "memopt/Dialect/MemoptDialect.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace mlir::memopt::kf {
+
+struct EmitState;
 
 /// An error at `anchor` that strategy `s` cannot be honoured; the caller
 /// streams the reason.
@@ -66,6 +70,25 @@ planColumnPartials(const Group &group, const KernelTargetInfo &target,
                    int64_t threads, int64_t numChunks, int64_t vec,
                    int64_t rowsPerBlock, int64_t staticBytes,
                    std::string &why);
+
+/// The inputs of `group` read along its rows from memory (indexed by the
+/// innermost loop and an outer one; not a weight shared by every row), once
+/// per (operand value, map): what column partials prefetch and what their
+/// register estimate counts.
+SmallVector<std::pair<linalg::GenericOp, OpOperand *>>
+getInputsReadAlongRows(const Group &group);
+
+/// The end of a row kernel with column partials: each thread's partials
+/// (the loop's values, or its columns of the shared accumulators, a
+/// block's rows combined there first) to the workspace after `loop`, the
+/// second kernel combining them with each output's initial value after
+/// `launch`, and the workspaces' deallocation.
+void finishColumnPartials(RewriterBase &b, Location loc, const Group &group,
+                          gpu::LaunchOp launch, scf::ForOp loop, EmitState &st,
+                          ArrayRef<Value> workspaces, int64_t numChunks,
+                          unsigned vec, Value blockId, Value rowSlot,
+                          int64_t rowsPerBlock, ArrayRef<Value> prefetchYields,
+                          const KernelTargetInfo &target);
 
 /// Bytes of a block's column accumulators in shared memory
 /// ([rows_per_block][column reductions][inner]), or -1 when their types
