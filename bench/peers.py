@@ -168,10 +168,29 @@ def _workloads(torch):
         h = x + r
         return h, rmsdec(h, g)
 
+    def decatt(q, k, v):
+        # Decode attention, one query per head: [H, D] x [H, T, D].
+        s = (q[:, None, :] @ k.transpose(-1, -2)) * (k.shape[-1] ** -0.5)
+        return (torch.softmax(s, -1) @ v)[:, 0, :]
+
+    def decattbf(q, k, v):
+        # The same in bf16 as torch writes it (q is [H, 1, D]); the
+        # scores and the softmax in f32, the probabilities rounded to bf16.
+        s = (q @ k.transpose(-1, -2)).float() * (k.shape[-1] ** -0.5)
+        return torch.softmax(s, -1).bfloat16() @ v
+
     return {
         "biasgelu": ("bf16 bias + tanh-GELU in f32, 16384x4096 bf16",
                      lambda: (rand(ROWS, COLS).bfloat16(),
                               rand(COLS).bfloat16()), biasgelu),
+        "decatt": ("decode attention, 64 heads x 4096 tokens x 128, f32",
+                   lambda: (rand(64, 128), rand(64, 4096, 128),
+                            rand(64, 4096, 128)), decatt),
+        "decattbf": ("decode attention as torch writes it, 64 heads x 8192 "
+                     "tokens x 128, bf16",
+                     lambda: (rand(64, 1, 128).bfloat16(),
+                              rand(64, 8192, 128).bfloat16(),
+                              rand(64, 8192, 128).bfloat16()), decattbf),
         "rmsdec1": ("decode RMSNorm, 1x8192 bf16, f32 statistics",
                     lambda: (rand(1, 8192).bfloat16(),
                              rand(8192).bfloat16()), rmsdec),
@@ -369,11 +388,21 @@ def _jax_workloads(jax):
         h = x + r
         return h, rmsdec(h, g)
 
+    def decatt(q, k, v):
+        s = jnp.einsum("hd,htd->ht", q, k) * (k.shape[-1] ** -0.5)
+        return jnp.einsum("ht,htd->hd", nn.softmax(s, -1), v)
+
+    def decattbf(q, k, v):
+        s = jnp.matmul(q, jnp.swapaxes(k, -1, -2),
+                       preferred_element_type=jnp.float32)
+        p = nn.softmax(s * (k.shape[-1] ** -0.5), -1).astype(jnp.bfloat16)
+        return jnp.matmul(p, v)
+
     return {f.__name__: f for f in
             (w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
              lnbwdf, rmsbwd, midmean, bnstats, colwide, colnarrow, sm0, sm1, ln0, biasgelu,
              rmsdec,
-             addrmsdec)}
+             addrmsdec, decatt, decattbf)}
 
 
 def _import_jax():

@@ -44,6 +44,12 @@ LogicalResult mlir::memopt::buildInputStage(OpPassManager &pm,
   pm.addPass(createMemoptCheckInputContractPass());
   // Kernel formation only understands linalg.generic.
   pm.addNestedPass<func::FuncOp>(createMemoptDecomposeLinalgPass());
+  // Transposed copies (k.transpose(-1, -2) before a matmul) read in place
+  // where their readers then walk the source contiguously: before the
+  // reduced dims are collapsed, which needs them contiguous in memory. The
+  // baseline and the references keep the program's copies.
+  if (cfg.formKernels.strategy == KernelStrategy::Fused)
+    pm.addNestedPass<func::FuncOp>(createMemoptFoldPermutationCopiesPass());
   // Unit dims dropped (torch-mlir's keepdim statistics, tensor<Nx1> written
   // through (d0, d1) -> (d0, 0); batch dims of 1): the grouping sees the
   // row space the program has.

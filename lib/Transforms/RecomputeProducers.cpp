@@ -25,7 +25,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::memopt {
@@ -109,60 +108,6 @@ static std::string whyNotRecomputed(linalg::GenericOp p, OpOperand &use,
   return "";
 }
 
-/// `g` with operand `use` (the result of `p`) computed from `p`'s inputs
-/// by `p`'s body.
-static linalg::GenericOp recompute(RewriterBase &rewriter, linalg::GenericOp g,
-                                   OpOperand &use, linalg::GenericOp p) {
-  AffineMap useMap = g.getMatchingIndexingMap(&use);
-  SmallVector<Value> ins;
-  SmallVector<AffineMap> maps;
-  for (OpOperand *in : g.getDpsInputOperands())
-    if (in != &use) {
-      ins.push_back(in->get());
-      maps.push_back(g.getMatchingIndexingMap(in));
-    }
-  unsigned firstProducerInput = ins.size();
-  for (OpOperand *in : p.getDpsInputOperands()) {
-    ins.push_back(in->get());
-    maps.push_back(p.getMatchingIndexingMap(in).compose(useMap));
-  }
-  for (OpOperand &out : g.getDpsInitsMutable())
-    maps.push_back(g.getMatchingIndexingMap(&out));
-  rewriter.setInsertionPoint(g);
-  auto fused = linalg::GenericOp::create(
-      rewriter, g.getLoc(), g.getResultTypes(), ins, g.getDpsInits(), maps,
-      g.getIteratorTypesArray());
-  Block *block = rewriter.createBlock(&fused.getRegion());
-  for (Value v : ins)
-    block->addArgument(getElementTypeOrSelf(v.getType()), g.getLoc());
-  for (Value v : g.getDpsInits())
-    block->addArgument(getElementTypeOrSelf(v.getType()), g.getLoc());
-  rewriter.setInsertionPointToStart(block);
-  // The producer's body on its inputs' arguments gives the value.
-  IRMapping pm;
-  for (unsigned i = 0; i < p.getNumDpsInputs(); ++i)
-    pm.map(p.getBody()->getArgument(i),
-           block->getArgument(firstProducerInput + i));
-  for (Operation &op : p.getBody()->without_terminator())
-    rewriter.clone(op, pm);
-  Value value = pm.lookupOrDefault(
-      cast<linalg::YieldOp>(p.getBody()->getTerminator()).getValues()[0]);
-  // Then the reduction's body, its argument for `use` bound to the value.
-  IRMapping gm;
-  unsigned k = 0;
-  for (OpOperand *in : g.getDpsInputOperands()) {
-    BlockArgument arg = g.getBody()->getArgument(in->getOperandNumber());
-    gm.map(arg, in == &use ? value : block->getArgument(k++));
-  }
-  for (unsigned i = 0; i < g.getNumDpsInits(); ++i)
-    gm.map(g.getBody()->getArgument(g.getNumDpsInputs() + i),
-           block->getArgument(ins.size() + i));
-  for (Operation &op : g.getBody()->getOperations())
-    rewriter.clone(op, gm);
-  rewriter.replaceOp(g, fused.getResults());
-  return fused;
-}
-
 namespace {
 struct MemoptRecomputeProducersPass
     : public memopt::impl::MemoptRecomputeProducersPassBase<
@@ -195,7 +140,7 @@ struct MemoptRecomputeProducersPass
               << use->getOperandNumber()
               << " recomputed in this reduction from its producer's inputs "
                  "(fewer bytes than writing and reading it)";
-          g = recompute(rewriter, g, *use, p);
+          g = inlineProducer(rewriter, g, *use, p);
           if (p->use_empty())
             rewriter.eraseOp(p);
           else

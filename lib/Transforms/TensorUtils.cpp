@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -62,4 +63,58 @@ mlir::memopt::matchOnePlusMinusTanh(Value t) {
       sub && sub.getRhs() == t && isOne(sub.getLhs()))
     return OnePlusMinusTanh{user, 1.0f};
   return std::nullopt;
+}
+
+linalg::GenericOp mlir::memopt::inlineProducer(RewriterBase &rewriter,
+                                                linalg::GenericOp g,
+                                                OpOperand &use,
+                                                linalg::GenericOp p) {
+  AffineMap useMap = g.getMatchingIndexingMap(&use);
+  SmallVector<Value> ins;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *in : g.getDpsInputOperands())
+    if (in != &use) {
+      ins.push_back(in->get());
+      maps.push_back(g.getMatchingIndexingMap(in));
+    }
+  unsigned firstProducerInput = ins.size();
+  for (OpOperand *in : p.getDpsInputOperands()) {
+    ins.push_back(in->get());
+    maps.push_back(p.getMatchingIndexingMap(in).compose(useMap));
+  }
+  for (OpOperand &out : g.getDpsInitsMutable())
+    maps.push_back(g.getMatchingIndexingMap(&out));
+  rewriter.setInsertionPoint(g);
+  auto fused = linalg::GenericOp::create(
+      rewriter, g.getLoc(), g.getResultTypes(), ins, g.getDpsInits(), maps,
+      g.getIteratorTypesArray());
+  Block *block = rewriter.createBlock(&fused.getRegion());
+  for (Value v : ins)
+    block->addArgument(getElementTypeOrSelf(v.getType()), g.getLoc());
+  for (Value v : g.getDpsInits())
+    block->addArgument(getElementTypeOrSelf(v.getType()), g.getLoc());
+  rewriter.setInsertionPointToStart(block);
+  // The producer's body on its inputs' arguments gives the value.
+  IRMapping pm;
+  for (unsigned i = 0; i < p.getNumDpsInputs(); ++i)
+    pm.map(p.getBody()->getArgument(i),
+           block->getArgument(firstProducerInput + i));
+  for (Operation &op : p.getBody()->without_terminator())
+    rewriter.clone(op, pm);
+  Value value = pm.lookupOrDefault(
+      cast<linalg::YieldOp>(p.getBody()->getTerminator()).getValues()[0]);
+  // Then the reduction's body, its argument for `use` bound to the value.
+  IRMapping gm;
+  unsigned k = 0;
+  for (OpOperand *in : g.getDpsInputOperands()) {
+    BlockArgument arg = g.getBody()->getArgument(in->getOperandNumber());
+    gm.map(arg, in == &use ? value : block->getArgument(k++));
+  }
+  for (unsigned i = 0; i < g.getNumDpsInits(); ++i)
+    gm.map(g.getBody()->getArgument(g.getNumDpsInputs() + i),
+           block->getArgument(ins.size() + i));
+  for (Operation &op : g.getBody()->getOperations())
+    rewriter.clone(op, gm);
+  rewriter.replaceOp(g, fused.getResults());
+  return fused;
 }

@@ -9,7 +9,9 @@
 #ifndef MEMOPT_LIB_TRANSFORMS_TENSORUTILS_H
 #define MEMOPT_LIB_TRANSFORMS_TENSORUTILS_H
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 
 #include <optional>
 
@@ -25,6 +27,14 @@ Value createElementwiseGeneric(
 /// Moves `op` down to just before its first user in its block (users in
 /// other blocks: left where it is), keeping it before all its users.
 void sinkToFirstUser(Operation *op);
+
+/// Replaces `g` by a generic that computes its input `use` (the result of
+/// the single-result elementwise generic `p`, read through a projected
+/// permutation over all of `p`'s loops) from `p`'s inputs by `p`'s body,
+/// then runs `g`'s body: `p`'s input maps composed with `use`'s map. The
+/// same ops in the same types, so the same values. Returns the new generic.
+linalg::GenericOp inlineProducer(RewriterBase &rewriter, linalg::GenericOp g,
+                                 OpOperand &use, linalg::GenericOp p);
 
 /// `1 + tanh(x)` or `1 - tanh(x)` as the only use of the f32 tanh result
 /// `t`: that addition or subtraction and the sign of the exponent in

@@ -15,6 +15,11 @@
 // CHECK-NEXT:      memopt-decompose-linalg
 // CHECK-NEXT:    ),
 // CHECK-NEXT:    func.func(
+// Transposed copies read in place: the optimizing pipeline only.
+// OPT-NEXT:        memopt-fold-permutation-copies
+// OPT-NEXT:      ),
+// OPT-NEXT:      func.func(
+// BASE-NOT:        memopt-fold-permutation-copies
 // CHECK-NEXT:      linalg-fold-unit-extent-dims{use-rank-reducing-slices=false}
 // CHECK-NEXT:    ),
 // CHECK-NEXT:    func.func(

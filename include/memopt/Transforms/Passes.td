@@ -640,6 +640,23 @@ def MemoptCollapseReductionDimsPass
   let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect"];
 }
 
+def MemoptFoldPermutationCopiesPass
+    : Pass<"memopt-fold-permutation-copies", "func::FuncOp"> {
+  let summary = "Read a transposed copy's source in place of the copy";
+  let description = [{
+    A linalg.generic on tensors that copies its one input through a
+    permutation (torch-mlir's k.transpose(-1, -2) before a batch_matmul,
+    linalg.transpose once generalized) is folded into each linalg.generic
+    that reads it as an input, when that reader's innermost loop then walks
+    the source's contiguous dim or does not index it: the reader indexes
+    the source through the composed map, and the copy (a write and a read
+    of the whole tensor) goes when no reader is left. A reader that would
+    walk the source across its contiguous dim keeps the copy, with a remark
+    (the tile-transpose family stages it). Values are unchanged.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect"];
+}
+
 def MemoptSplitReductionsPass
     : Pass<"memopt-split-reductions", "func::FuncOp"> {
   let summary = "One generic per independent output of a multi-result "
