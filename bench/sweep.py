@@ -7,8 +7,11 @@
 # out, f32 statistics, bf16 gamma), softmax (f32, linalg.softmax) and add +
 # LayerNorm (bf16, f32 statistics) over row lengths from 128 to 262144
 # (powers of two and odd sizes), the row count chosen so that the input is
-# 32 MiB (64 MiB of traffic or more), as MLIR files named
-# sw-<op>-<dtype>-<rows>x<cols>.mlir. bench/peers.py builds the same
+# 32 MiB (64 MiB of traffic or more); and LayerNorm backward whole (dx,
+# dgamma, dbeta) and RMSNorm backward (dx, dgamma) in bf16 over shapes from
+# 2048x4096 to 65536x512, odd and square ones among them (issue 22: column
+# partials), written from bench/inputs/lnbwdf.mlir and rmsbwd.mlir. As MLIR
+# files named sw-<op>-<dtype>-<rows>x<cols>.mlir. bench/peers.py builds the same
 # functions from the name (sweep_workload below).
 #
 # Usage: sweep.py --write DIR [--quick]
@@ -22,6 +25,13 @@ import re
 COLS = [128, 512, 1000, 4096, 10007, 65536, 262144]
 LN_COLS = [768, 1000, 4096, 16384]
 INPUT_BYTES = 32 << 20
+BWD_SHAPES = {
+    "lnbwd": [(4096, 768), (2048, 4096), (10000, 1000), (8192, 2048),
+              (32768, 1024), (4096, 8192), (8192, 8192), (65536, 512)],
+    "rmsbwd": [(4096, 768), (2048, 4096), (16384, 5120), (65536, 512),
+               (8192, 8192)],
+}
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def points(quick=False):
@@ -32,6 +42,9 @@ def points(quick=False):
         out.append(("sm", "f32", max(1, INPUT_BYTES // (4 * c)), c))
     for c in ([1000, 4096] if quick else LN_COLS):
         out.append(("addln", "bf16", max(1, INPUT_BYTES // (2 * c)), c))
+    for op, shapes in BWD_SHAPES.items():
+        for r, c in (shapes[:2] if quick else shapes):
+            out.append((op, "bf16", r, c))
     return out
 
 
@@ -40,13 +53,27 @@ def name(op, dtype, rows, cols):
 
 
 def parse(n):
-    m = re.fullmatch(r"sw-(rms|sm|addln)-(f32|bf16|f16)-(\d+)x(\d+)", n)
+    m = re.fullmatch(r"sw-(rms|sm|addln|lnbwd|rmsbwd)-(f32|bf16|f16)-(\d+)x(\d+)",
+                     n)
     if not m:
         return None
     return m.group(1), m.group(2), int(m.group(3)), int(m.group(4))
 
 
+def backward(op, rows, cols):
+    """The bench input of `op` (16384x4096) at rows x cols."""
+    src = {"lnbwd": "lnbwdf.mlir", "rmsbwd": "rmsbwd.mlir"}[op]
+    with open(os.path.join(HERE, "inputs", src)) as f:
+        text = f.read()
+    assert "2.44140625e-04" in text
+    text = text.replace("16384", "@R@").replace("4096", "@C@")
+    text = text.replace("2.44140625e-04", repr(1.0 / cols))
+    return text.replace("@R@", str(rows)).replace("@C@", str(cols))
+
+
 def mlir(op, dtype, rows, cols):
+    if op in ("lnbwd", "rmsbwd"):
+        return backward(op, rows, cols)
     t = "tensor<%dx%dx%s>" % (rows, cols, dtype)
     v = "tensor<%dx%s>" % (cols, dtype)
     r = "tensor<%dxf32>" % rows
@@ -166,9 +193,31 @@ def sweep_workload(torch, n):
         h = (x + r).float()
         return F.layer_norm(h, (cols,), g.float(), b.float(), 1e-5).to(dt)
 
-    for f in (rms, sm, addln):
+    def lnbwd(dy, x, gamma, mean, rstd):
+        xhat = (x.float() - mean[:, None]) * rstd[:, None]
+        g = dy.float() * gamma.float()
+        dx = rstd[:, None] * (g - (g.sum(-1, keepdim=True) +
+                                   xhat * (g * xhat).sum(-1, keepdim=True)) /
+                              cols)
+        return (dx.to(dt), (dy.float() * xhat).sum(0), dy.float().sum(0))
+
+    def rmsbwd(dy, x, gamma, rstd):
+        g = dy.float() * gamma.float()
+        xf = x.float()
+        s = (g * xf).sum(-1, keepdim=True)
+        dx = rstd * g - xf * rstd * rstd * rstd * s / cols
+        return dx.to(dt), (dy.float() * xf * rstd).sum(0)
+
+    for f in (rms, sm, addln, lnbwd, rmsbwd):
         f._sweep_name = n
     desc = "%s %s %dx%d (sweep)" % (op, dtype, rows, cols)
+    f32 = lambda *shape: torch.rand(*shape, device="cuda") * 2 - 1
+    if op == "lnbwd":
+        return desc, lambda: (rand(rows, cols), rand(rows, cols), rand(cols),
+                              f32(rows), f32(rows) + 2), lnbwd
+    if op == "rmsbwd":
+        return desc, lambda: (rand(rows, cols), rand(rows, cols), rand(cols),
+                              f32(rows, 1) + 2), rmsbwd
     if op == "rms":
         return desc, lambda: (rand(rows, cols), rand(cols)), rms
     if op == "sm":
@@ -198,7 +247,26 @@ def sweep_jax(jax, n):
         return ((h - m) * lax.rsqrt(v + 1e-5) * g.astype(jnp.float32) +
                 b.astype(jnp.float32)).astype(dt)
 
-    return {"rms": rms, "sm": sm, "addln": addln}[op]
+    def lnbwd(dy, x, gamma, mean, rstd):
+        f32 = jnp.float32
+        xhat = (x.astype(f32) - mean[:, None]) * rstd[:, None]
+        g = dy.astype(f32) * gamma.astype(f32)
+        dx = rstd[:, None] * (g - (jnp.sum(g, -1, keepdims=True) + xhat *
+                                   jnp.sum(g * xhat, -1, keepdims=True)) /
+                              cols)
+        return (dx.astype(dt), jnp.sum(dy.astype(f32) * xhat, 0),
+                jnp.sum(dy.astype(f32), 0))
+
+    def rmsbwd(dy, x, gamma, rstd):
+        f32 = jnp.float32
+        g = dy.astype(f32) * gamma.astype(f32)
+        xf = x.astype(f32)
+        s = jnp.sum(g * xf, -1, keepdims=True)
+        dx = rstd * g - xf * rstd * rstd * rstd * s / cols
+        return dx.astype(dt), jnp.sum(dy.astype(f32) * xf * rstd, 0)
+
+    return {"rms": rms, "sm": sm, "addln": addln, "lnbwd": lnbwd,
+            "rmsbwd": rmsbwd}[op]
 
 
 def main():

@@ -108,9 +108,11 @@ def Memopt_RowStrategyAttr : Memopt_Attr<"RowStrategy", "row"> {
     live in shared memory, [rows_per_block][column reductions][inner] per
     block, each thread updating its own columns, instead of registers (a
     block's registers then hold its rows' inputs only, so more rows are in
-    flight per multiprocessor). `prefetch_next_row` (default false): each
-    row-walking block loads its next row's inputs into registers when it
-    starts a row, so that the loads are in flight while the row reduces.
+    flight per multiprocessor). `prefetch_rows` (default 0): each
+    row-walking block holds the inputs of its next `prefetch_rows` rows in
+    registers (loaded before the loop, then one row further each time a
+    row starts, carried by the loop), so that that many rows' loads are in
+    flight while a row reduces.
   }];
   let parameters = (ins
     "int64_t":$vector,
@@ -126,7 +128,7 @@ def Memopt_RowStrategyAttr : Memopt_Attr<"RowStrategy", "row"> {
     DefaultValuedParameter<"bool", "false">:$interleaved,
     DefaultValuedParameter<"int64_t", "0">:$column_partials,
     DefaultValuedParameter<"bool", "false">:$shared_accumulators,
-    DefaultValuedParameter<"bool", "false">:$prefetch_next_row);
+    DefaultValuedParameter<"int64_t", "0">:$prefetch_rows);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

@@ -54,6 +54,12 @@ struct KernelTargetInfo {
   unsigned multiprocessors = 132;
   /// 32-bit registers of one multiprocessor (sm_80..sm_100: 65536).
   unsigned registersPerMultiprocessor = 65536;
+  /// Bytes of loads a multiprocessor should keep in flight to stream at
+  /// the memory's bandwidth (Little's law: an H200's ~4.2 TB/s copy
+  /// bandwidth times ~2 us of latency under load over 132 multiprocessors
+  /// is ~64 KiB). Row kernels with column partials size their blocks,
+  /// rows per block and rows prefetched to reach it.
+  unsigned bytesInFlightPerMultiprocessor = 64 * 1024;
   /// Row kernels: most elements of a row one thread keeps in registers;
   /// longer rows are streamed in tiles, one pass per reduction.
   unsigned rowRegisterElements = 32;

@@ -90,72 +90,139 @@ int64_t kf::getSharedAccumulatorBytes(const Group &group,
 
 FailureOr<ColumnPartialsPlan>
 kf::planColumnPartials(const Group &group, const KernelTargetInfo &target,
-                       int64_t threads, int64_t numChunks, int64_t vec,
-                       int64_t rowsPerBlock, int64_t staticBytes,
+                       int64_t chunksPerRow, int64_t vec,
+                       function_ref<int64_t(int64_t)> staticBytesFor,
                        std::string &why) {
-  int64_t rowGroups = group.numRows() / rowsPerBlock;
-  int64_t blockThreads = threads * rowsPerBlock;
-  // Registers per thread, roughly: the row's lanes of each input read along
-  // it and (in registers) each column reduction's accumulators, plus ~32
-  // for the rest.
-  int64_t lanes = numChunks * vec;
+  int64_t rows = group.numRows();
   DenseSet<Value> alongRows;
-  for (auto [op, in] : getInputsReadAlongRows(group))
-    alongRows.insert(getRootBuffer(in->get()));
+  int64_t rowBytes = 0;
+  for (auto [op, in] : getInputsReadAlongRows(group)) {
+    Value root = getRootBuffer(in->get());
+    if (alongRows.insert(root).second)
+      rowBytes += group.inner *
+                  getElementBytes(cast<MemRefType>(root.getType()).getElementType());
+  }
   int64_t rowInputs = alongRows.size();
   int64_t columns = group.columnWritten.size();
-  int64_t maxResident = 2 * (int64_t)target.maxThreadsPerBlock / blockThreads;
-  auto residentFor = [&](int64_t registers) {
-    return std::clamp<int64_t>((int64_t)target.registersPerMultiprocessor /
-                                   (blockThreads * registers),
-                               0, maxResident);
+  int64_t groupBytes = getGroupBytes(group);
+  int64_t maxChunks = std::max<int64_t>(1, target.rowRegisterElements / vec);
+  // Block shapes: a block per row of threads x chunks covering it, or for
+  // rows a warp holds, a warp per row and several rows per block (the
+  // rows' loads in flight together; the emitter's rows_per_block needs a
+  // warp per row).
+  struct Shape {
+    int64_t threads, chunks, rowsPerBlock;
   };
-  // In registers (if they fit a thread's 255 without spilling).
-  int64_t inRegisters = 32 + lanes * (rowInputs + columns);
-  int64_t residentRegisters = inRegisters <= 255 ? residentFor(inRegisters) : 0;
-  // In shared memory (if they fit a block's static share): the registers
-  // hold the inputs only; the multiprocessor's shared memory bounds too.
-  int64_t accBytes = getSharedAccumulatorBytes(group, rowsPerBlock);
-  int64_t residentShared = 0;
-  if (accBytes > 0 &&
-      accBytes + staticBytes <= (int64_t)target.sharedMemoryBytes)
-    residentShared = std::min<int64_t>(
-        residentFor(32 + lanes * rowInputs),
-        (int64_t)target.sharedMemoryPerMultiprocessor /
-            (accBytes + staticBytes + 1024));
-  ColumnPartialsPlan plan;
-  plan.shared = residentShared > residentRegisters;
-  int64_t resident = std::max(residentShared, residentRegisters);
-  // Prefetching the next row holds two rows' inputs: taken when two blocks
-  // (four rows) still fit on a multiprocessor.
-  int64_t withPrefetch =
-      32 + lanes * (2 * rowInputs + (plan.shared ? 0 : columns));
-  if (rowInputs > 0 && withPrefetch <= 255 &&
-      residentFor(withPrefetch) >= 2) {
-    plan.prefetch = true;
-    resident = plan.shared ? std::min(resident, residentFor(withPrefetch))
-                           : residentFor(withPrefetch);
+  SmallVector<Shape> shapes;
+  for (int64_t c : {8, 4, 2, 1}) {
+    int64_t t = std::clamp<int64_t>(
+        llvm::alignTo(llvm::divideCeil(chunksPerRow, c), target.warpSize),
+        target.warpSize, target.maxThreadsPerBlock);
+    int64_t n = llvm::divideCeil(chunksPerRow, t);
+    if (n <= maxChunks &&
+        llvm::none_of(shapes, [&](const Shape &x) { return x.threads == t; }))
+      shapes.push_back({t, n, 1});
   }
-  if (resident < 1) {
-    why = "the column accumulators (" + std::to_string(lanes) +
-          " per thread per reduction) fit neither a thread's registers nor "
-          "a block's shared memory";
+  if (chunksPerRow <= (int64_t)target.warpSize * maxChunks)
+    for (int64_t r = 2; r * target.warpSize <= target.maxThreadsPerBlock; r *= 2)
+      if (rows % r == 0)
+        shapes.push_back({(int64_t)target.warpSize,
+                          (int64_t)llvm::divideCeil(chunksPerRow, target.warpSize),
+                          r});
+  if (shapes.empty()) {
+    why = "a row of " + std::to_string(group.inner) +
+          " elements does not fit in one block's registers (column partials "
+          "need each row in one block)";
     return failure();
   }
-  // The workspace (written once, read once; a block's rows combined in
-  // shared memory first when the accumulators are there) within 8% of the
-  // group's bytes, but a block per multiprocessor at least: too few
-  // blocks cost more time than the workspace (LayerNorm backward 2048x4096
-  // bf16: 61 blocks, 18.7% of copy; run 20.5).
-  int64_t perPartial =
-      2 * (plan.shared ? 1 : rowsPerBlock) * group.inner * 4 * columns;
-  int64_t budget = std::max<int64_t>(1, getGroupBytes(group) * 8 / 100 /
-                                            std::max<int64_t>(1, perPartial));
-  plan.blocks = std::clamp<int64_t>(
-      std::min<int64_t>(resident * target.multiprocessors,
-                        std::max<int64_t>(budget, target.multiprocessors)),
-      1, rowGroups);
-  return plan;
+  // Each candidate (shape, accumulators in registers or shared memory, rows
+  // prefetched) keeps blocks x rows_per_block x prefetched rows' inputs in
+  // flight; the first that reaches the target's bytes in flight per
+  // multiprocessor with the fewest prefetched rows, then the smallest
+  // workspace, then the fewest registers per thread; else the most in
+  // flight.
+  ColumnPartialsPlan best;
+  int64_t bestReach = -1, bestWorkspace = 0, bestRegisters = 0;
+  bool fits = false;
+  for (const Shape &sh : shapes) {
+    int64_t blockThreads = sh.threads * sh.rowsPerBlock;
+    int64_t lanes = sh.chunks * vec;
+    int64_t rowGroups = rows / sh.rowsPerBlock;
+    int64_t maxResident = std::min<int64_t>(
+        2 * (int64_t)target.maxThreadsPerBlock / blockThreads, 32);
+    int64_t staticBytes = staticBytesFor(sh.threads);
+    int64_t accBytes = getSharedAccumulatorBytes(group, sh.rowsPerBlock);
+    for (bool shared : {false, true}) {
+      if (shared && (accBytes <= 0 ||
+                     accBytes + staticBytes > (int64_t)target.sharedMemoryBytes))
+        continue;
+      for (int64_t depth = 0; depth <= 4; ++depth) {
+        if (depth > 0 && rowInputs == 0)
+          break;
+        int64_t registers = 32 + lanes * (rowInputs * (depth + 1) +
+                                          (shared ? 0 : columns));
+        if (registers > 255)
+          break;
+        int64_t resident = std::min<int64_t>(
+            (int64_t)target.registersPerMultiprocessor /
+                (blockThreads * registers),
+            maxResident);
+        if (shared)
+          resident = std::min<int64_t>(
+              resident, (int64_t)target.sharedMemoryPerMultiprocessor /
+                            (accBytes + staticBytes + 1024));
+        if (resident < 1)
+          continue;
+        fits = true;
+        // The workspace (written once, read once; a block's rows combined
+        // in shared memory first when the accumulators are there) within
+        // 8% of the group's bytes, but a block per multiprocessor at least:
+        // too few blocks cost more time than the workspace (LayerNorm
+        // backward 2048x4096 bf16: 61 blocks, 18.7% of copy; run 20.5).
+        int64_t perPartial =
+            2 * (shared ? 1 : sh.rowsPerBlock) * group.inner * 4 * columns;
+        int64_t budget = std::max<int64_t>(1, groupBytes * 8 / 100 / perPartial);
+        int64_t blocks = std::clamp<int64_t>(
+            std::min<int64_t>(resident * target.multiprocessors,
+                              std::max<int64_t>(budget, target.multiprocessors)),
+            1, rowGroups);
+        // Without prefetching a block's rows load while nothing else of it
+        // runs: half a row in flight on average.
+        int64_t inFlight = blocks * sh.rowsPerBlock * rowBytes *
+                           (depth > 0 ? 2 * depth : 1) / 2 /
+                           target.multiprocessors;
+        int64_t reach = std::min<int64_t>(
+            inFlight, target.bytesInFlightPerMultiprocessor);
+        int64_t workspace = blocks * perPartial;
+        // (Per thread: the further from 255, the less ptxas may spill.)
+        int64_t regs = registers;
+        bool better =
+            reach > bestReach ||
+            (reach == bestReach &&
+             (depth < best.prefetchRows ||
+              (depth == best.prefetchRows &&
+               (workspace < bestWorkspace ||
+                (workspace == bestWorkspace && regs < bestRegisters)))));
+        if (!better)
+          continue;
+        bestReach = reach;
+        bestWorkspace = workspace;
+        bestRegisters = regs;
+        best.blocks = blocks;
+        best.shared = shared;
+        best.prefetchRows = depth;
+        best.threads = sh.threads;
+        best.chunks = sh.chunks;
+        best.rowsPerBlock = sh.rowsPerBlock;
+      }
+    }
+  }
+  if (!fits) {
+    why = "the column accumulators fit neither a thread's registers nor a "
+          "block's shared memory";
+    return failure();
+  }
+  return best;
 }
 
 /// Column partials, after the rows: each thread stores its accumulators in

@@ -151,6 +151,49 @@ static bool joinColumnReduction(Group &group, const GroupOp &g,
   return true;
 }
 
+/// Fills at the end of row group `planned[i]` that seed a column reduction
+/// planned after it and whose buffer no other op of the group touches
+/// split off into an entry of their own just after the group. With square
+/// shapes the fill of dgamma's [N] output has the group's row space ([N]
+/// rows) and joined the row group, where it kept the reduction out (its
+/// output written by the group); split off, it is a fill the reduction may
+/// join past (a kernel of its own, before the group).
+static void
+splitColumnOutputFills(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planned,
+                       unsigned i) {
+  auto seedsColumnReduction = [&](Value root) {
+    for (unsigned k = i + 1; k < planned.size(); ++k)
+      for (linalg::GenericOp op : planned[k]) {
+        std::string why;
+        if (!getFillValue(op) && op.getNumDpsInits() == 1 &&
+            getRootBuffer(op.getDpsInits()[0]) == root &&
+            succeeded(classifyColumnReduce(op, why)))
+          return true;
+      }
+    return false;
+  };
+  SmallVector<linalg::GenericOp> split;
+  SmallVector<linalg::GenericOp> &ops = planned[i];
+  // Groups of fills only stay as they are.
+  if (llvm::all_of(ops, [](auto op) { return getFillValue(op); }))
+    return;
+  while (ops.size() > 1 && getFillValue(ops.back())) {
+    linalg::GenericOp fill = ops.back();
+    Value root = getRootBuffer(fill.getDpsInits()[0]);
+    bool touched = llvm::any_of(ArrayRef(ops).drop_back(), [&](auto op) {
+      return llvm::any_of(op->getOperands(), [&](Value v) {
+        return isa<MemRefType>(v.getType()) && getRootBuffer(v) == root;
+      });
+    });
+    if (touched || !seedsColumnReduction(root))
+      break;
+    split.insert(split.begin(), fill);
+    ops.pop_back();
+  }
+  if (!split.empty())
+    planned.insert(planned.begin() + i + 1, split);
+}
+
 /// Column reductions over a row group's space that read what the group
 /// reads (LayerNorm backward's dgamma and dbeta after dx) join the group
 /// when the row family can then finish them through column partials: the
@@ -165,6 +208,7 @@ attachColumnReductions(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planned,
   for (unsigned i = 0; i < planned.size(); ++i) {
     if (planned[i].empty())
       continue;
+    splitColumnOutputFills(planned, i);
     std::string why;
     FailureOr<Group> group = buildGroup(planned[i], why);
     // (Rows laid out across the contiguous dim keep their interleaved

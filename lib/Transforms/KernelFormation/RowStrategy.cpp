@@ -548,27 +548,38 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
   }
   ColumnPartialsPlan partials;
   if (group.hasColumnReduce()) {
+    // (One block per row here: no cluster, spread or shifted chunks.)
     FailureOr<ColumnPartialsPlan> plan = planColumnPartials(
-        group, target, threads, numChunks, vec, rowsPerBlock,
-        blockStaticBytes(*exchange, threads > (int64_t)target.warpSize, 0),
+        group, target, chunksPerRow, vec,
+        [&](int64_t t) {
+          return blockStaticBytes(*exchange, t > (int64_t)target.warpSize, 0);
+        },
         why);
     if (failed(plan))
       return failure();
     partials = *plan;
+    threads = partials.threads;
+    numChunks = partials.chunks;
+    rowsPerBlock = partials.rowsPerBlock;
     Operation *anchor = group.ops.front().op;
     anchor->emitRemark() << "column reductions fused with the row kernel: "
                          << partials.blocks
                          << " blocks walk the rows and store column partials"
                          << (partials.shared ? " (accumulators in shared memory)"
                                              : "")
-                         << (partials.prefetch ? ", prefetching the next row"
-                                               : "");
+                         << (partials.prefetchRows
+                                 ? ", prefetching " +
+                                       std::to_string(partials.prefetchRows) +
+                                       " rows ahead"
+                                 : std::string())
+                         << " (" << threads << " threads per row, "
+                         << rowsPerBlock << " rows per block)";
   }
   return Attribute(RowStrategyAttr::get(
       ctx, vec, shifted, threads, numChunks, clusterSize, sharedChunks,
       blocksPerMultiprocessor, persistentClusters, online, rowsPerBlock,
       /*interleaved=*/false, partials.blocks, partials.shared,
-      partials.prefetch));
+      partials.prefetchRows));
 }
 
 FailureOr<MemRefType>
@@ -673,8 +684,10 @@ LogicalResult kf::checkRowStrategy(const Group &group, RowStrategyAttr s,
     return fail() << "shared_accumulators needs column partials whose "
                      "accumulators share one type and fit in the block's "
                   << target.sharedMemoryBytes << " bytes of shared memory";
-  if (s.getPrefetchNextRow() && columnPartials == 0)
-    return fail() << "prefetch_next_row needs column partials";
+  if (s.getPrefetchRows() < 0 || s.getPrefetchRows() > 8 ||
+      (s.getPrefetchRows() > 0 && columnPartials == 0))
+    return fail() << "prefetch_rows must be 0 to 8, and above 0 only with "
+                     "column partials";
   // (The combine kernel unrolls its reads of the partial rows.)
   if (columnPartials * rowsPerBlock > 32768)
     return fail() << "column_partials x rows_per_block is over 32768 partial "
@@ -1000,23 +1013,41 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
                                   getSharedAccumulatorIndex(b, st, g.op, c, l));
       }
     }
-    // Inputs read along the row, prefetched: the first row's before the
-    // loop, the next row's when a row starts, carried by the loop.
+    // Inputs read along the row, prefetched `depth` rows ahead: the first
+    // `depth` rows' before the loop (in row order), then one row further
+    // when a row starts, carried by the loop (the rows past the last load
+    // the last one again).
     SmallVector<std::pair<linalg::GenericOp, OpOperand *>> prefetched;
     unsigned accValues = inits.size();
-    if (s.getPrefetchNextRow()) {
+    int64_t depth = s.getPrefetchRows();
+    int64_t rowGroups = rows / rowsPerBlock;
+    auto rowOf = [&](Value group) -> Value {
+      if (!rowSlot)
+        return group;
+      return arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, group, cIdx(b, loc, rowsPerBlock)),
+          rowSlot);
+    };
+    // Row group `base + ahead * column_partials`, at most the last one.
+    auto aheadOf = [&](Value base, int64_t ahead) -> Value {
+      if (ahead == 0)
+        return base;
+      return arith::MinUIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc, base,
+                                cIdx(b, loc, ahead * columnPartials)),
+          cIdx(b, loc, rowGroups - 1));
+    };
+    if (depth > 0) {
       prefetched = getInputsReadAlongRows(group);
-      Value first = blockId;
-      if (rowSlot)
-        first = arith::AddIOp::create(
-            b, loc,
-            arith::MulIOp::create(b, loc, blockId, cIdx(b, loc, rowsPerBlock)),
-            rowSlot);
-      initRowState(b, st, launch, group, vec, first);
-      for (auto [op, in] : prefetched)
-        llvm::append_range(inits, loadOperandUncached(b, st, op, *in,
-                                                      RowRole::Vector,
-                                                      numChunks));
+      for (int64_t d = 0; d < depth; ++d) {
+        initRowState(b, st, launch, group, vec, rowOf(aheadOf(blockId, d)));
+        for (auto [op, in] : prefetched)
+          llvm::append_range(inits, loadOperandUncached(b, st, op, *in,
+                                                        RowRole::Vector,
+                                                        numChunks));
+      }
     }
     columnLoop = scf::ForOp::create(b, loc, blockId,
                                     cIdx(b, loc, rows / rowsPerBlock),
@@ -1036,24 +1067,16 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
         st.columnAcc[g.op] = SmallVector<Value>(args.begin(), args.end());
         k += numChunks * vec;
       }
-    auto rowOf = [&](Value group) -> Value {
-      if (!rowSlot)
-        return group;
-      return arith::AddIOp::create(
-          b, loc,
-          arith::MulIOp::create(b, loc, group, cIdx(b, loc, rowsPerBlock)),
-          rowSlot);
-    };
     row = rowOf(columnLoop.getInductionVar());
     if (!prefetched.empty()) {
-      // The next row's loads first (the last row loads itself again), then
-      // this row's inputs are the loop's values.
-      Value next = arith::MinUIOp::create(
-          b, loc,
-          arith::AddIOp::create(b, loc, columnLoop.getInductionVar(),
-                                cIdx(b, loc, columnPartials)),
-          cIdx(b, loc, rows / rowsPerBlock - 1));
-      initRowState(b, st, launch, group, vec, rowOf(next));
+      // The loads `depth` rows ahead first, then this row's inputs are the
+      // loop's first prefetched values; the others move up one row.
+      unsigned perRow = prefetched.size() * numChunks * vec;
+      llvm::append_range(prefetchYields, columnLoop.getRegionIterArgs().slice(
+                                             accValues + perRow,
+                                             (depth - 1) * perRow));
+      initRowState(b, st, launch, group, vec,
+                   rowOf(aheadOf(columnLoop.getInductionVar(), depth)));
       for (auto [op, in] : prefetched)
         llvm::append_range(prefetchYields,
                            loadOperandUncached(b, st, op, *in, RowRole::Vector,

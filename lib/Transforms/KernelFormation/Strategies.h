@@ -55,20 +55,30 @@ struct ColumnPartialsPlan {
   int64_t blocks = 0;
   /// Accumulators in shared memory instead of registers.
   bool shared = false;
-  /// Each block loads its next row's inputs while it reduces this one.
-  bool prefetch = false;
+  /// Rows whose inputs each block holds ahead of the one it reduces.
+  int64_t prefetchRows = 0;
+  /// The block: threads per row, chunks per thread, rows per block.
+  int64_t threads = 0, chunks = 0, rowsPerBlock = 1;
 };
 
-/// Blocks of a row kernel with column reductions that walk the rows and
-/// store column partials: as many as are resident at once (registers
-/// estimated from the row's lanes and, in registers, the accumulators;
-/// shared memory for accumulators there, whichever keeps more rows in
-/// flight), within the rows and an 8% workspace budget of the group's
-/// bytes. Fails when the accumulators fit neither.
+/// The block shape, accumulators' place, rows prefetched and blocks of a
+/// row kernel with column reductions (blocks walk the rows and store
+/// column partials). Candidates: a block per row of 1 to 8 chunks per
+/// thread, or a warp per row and 2 to 32 rows per block; accumulators in
+/// registers or shared memory; 0 to 4 rows prefetched. Each keeps as many
+/// blocks as are resident at once (registers estimated from the lanes held
+/// per thread; shared memory), within the rows and an 8% workspace budget
+/// of the group's bytes (but a block per multiprocessor at least), and so
+/// blocks x rows per block x rows prefetched rows' inputs in flight: the
+/// plan reaching the target's bytes in flight per multiprocessor with the
+/// fewest rows prefetched, then the smallest workspace, then the fewest
+/// registers per thread; else the one with the most in flight. `staticBytesFor` gives
+/// a block's other static shared memory for its threads per row. Fails
+/// when the accumulators fit neither place.
 FailureOr<ColumnPartialsPlan>
 planColumnPartials(const Group &group, const KernelTargetInfo &target,
-                   int64_t threads, int64_t numChunks, int64_t vec,
-                   int64_t rowsPerBlock, int64_t staticBytes,
+                   int64_t chunksPerRow, int64_t vec,
+                   function_ref<int64_t(int64_t)> staticBytesFor,
                    std::string &why);
 
 /// The inputs of `group` read along its rows from memory (indexed by the
