@@ -229,13 +229,20 @@ ID1 = "affine_map<(d0) -> (d0)>"
 SC1 = "affine_map<(d0) -> ()>"
 
 def row(vector, threads, chunks, cluster=1, shifted=False, shared=0, bpm=1,
-        persistent=0, online=False, rows_per_block=1, interleaved=False):
+        persistent=0, online=False, rows_per_block=1, interleaved=False,
+        column_partials=0, shared_accumulators=False, prefetch_rows=0):
     b = lambda v: "true" if v else "false"
     extra = ""
     if rows_per_block != 1:
         extra += f", rows_per_block = {rows_per_block}"
     if interleaved:
         extra += ", interleaved = true"
+    if column_partials:
+        extra += f", column_partials = {column_partials}"
+    if shared_accumulators:
+        extra += ", shared_accumulators = true"
+    if prefetch_rows:
+        extra += f", prefetch_rows = {prefetch_rows}"
     return (f"#memopt.row<vector = {vector}, shifted = {b(shifted)}, threads = {threads}, "
             f"chunks = {chunks}, cluster = {cluster}, shared_chunks = {shared}, "
             f"blocks_per_multiprocessor = {bpm}, persistent_clusters = {persistent}, "
@@ -276,6 +283,72 @@ linalg.generic {{indexing_maps = [{ID2}, {ROW2}, {COL2}, {ID2}], iterator_types 
 }}""".replace("%acc0", "%zc"),
             "post": f"  memref.dealloc %ssq : memref<{rows}xf32>\n",
         },
+    }
+
+def lnbwd(rows, n):
+    """LayerNorm backward, f32: dx from two row sums, dgamma and dbeta as
+    column reductions over the rows (column partials). The fills of dgamma
+    and dbeta come first: kernels of their own before the group."""
+    t, v, r = f"memref<{rows}x{n}xf32>", f"memref<{n}xf32>", f"memref<{rows}xf32>"
+    fill = lambda buf, ty: f"""linalg.generic {{indexing_maps = [{SC1}, {ID1}], iterator_types = ["parallel"]}}
+    ins(%zero : f32) outs({buf} : {ty}) {{
+^bb0(%in: f32, %o: f32):
+  linalg.yield %in : f32
+}}
+"""
+    before = fill("%dg", v) + fill("%db", v)
+    xhat = "  %c = arith.subf %xv, %m : f32\n  %xh = arith.mulf %c, %rs : f32\n"
+    ops = before + fill("%sg", r) + fill("%sgx", r) + f"""linalg.generic {{indexing_maps = [{ID2}, {COL2}, {ROW2}], iterator_types = ["parallel", "reduction"]}}
+    ins(%dy, %gamma : {t}, {v}) outs(%sg : {r}) {{
+^bb0(%d: f32, %gv: f32, %acc: f32):
+  %g = arith.mulf %d, %gv : f32
+  %a = arith.addf %acc, %g : f32
+  linalg.yield %a : f32
+}}
+linalg.generic {{indexing_maps = [{ID2}, {ID2}, {COL2}, {ROW2}, {ROW2}, {ROW2}], iterator_types = ["parallel", "reduction"]}}
+    ins(%dy, %x, %gamma, %mean, %rstd : {t}, {t}, {v}, {r}, {r}) outs(%sgx : {r}) {{
+^bb0(%d: f32, %xv: f32, %gv: f32, %m: f32, %rs: f32, %acc: f32):
+  %g = arith.mulf %d, %gv : f32
+{xhat}  %p = arith.mulf %g, %xh : f32
+  %a = arith.addf %acc, %p : f32
+  linalg.yield %a : f32
+}}
+linalg.generic {{indexing_maps = [{ID2}, {ID2}, {COL2}, {ROW2}, {ROW2}, {ROW2}, {ROW2}, {ID2}], iterator_types = ["parallel", "parallel"]}}
+    ins(%dy, %x, %gamma, %mean, %rstd, %sg, %sgx : {t}, {t}, {v}, {r}, {r}, {r}, {r}) outs(%dx : {t}) {{
+^bb0(%d: f32, %xv: f32, %gv: f32, %m: f32, %rs: f32, %s1: f32, %s2: f32, %o: f32):
+  %inv = arith.constant {1.0 / n:e} : f32
+  %g = arith.mulf %d, %gv : f32
+{xhat}  %u = arith.mulf %xh, %s2 : f32
+  %w = arith.addf %s1, %u : f32
+  %q = arith.mulf %w, %inv : f32
+  %e = arith.subf %g, %q : f32
+  %y = arith.mulf %rs, %e : f32
+  linalg.yield %y : f32
+}}
+linalg.generic {{indexing_maps = [{ID2}, {ID2}, {ROW2}, {ROW2}, {COL2}], iterator_types = ["reduction", "parallel"]}}
+    ins(%dy, %x, %mean, %rstd : {t}, {t}, {r}, {r}) outs(%dg : {v}) {{
+^bb0(%d: f32, %xv: f32, %m: f32, %rs: f32, %acc: f32):
+{xhat}  %p = arith.mulf %d, %xh : f32
+  %a = arith.addf %acc, %p : f32
+  linalg.yield %a : f32
+}}
+linalg.generic {{indexing_maps = [{ID2}, {COL2}], iterator_types = ["reduction", "parallel"]}}
+    ins(%dy : {t}) outs(%db : {v}) {{
+^bb0(%d: f32, %acc: f32):
+  %b = arith.addf %acc, %d : f32
+  linalg.yield %b : f32
+}}"""
+    return {
+        "args": [("dy", [rows, n], "f32", "in"), ("x", [rows, n], "f32", "in"),
+                 ("gamma", [n], "f32", "in"), ("mean", [rows], "f32", "in"),
+                 ("rstd", [rows], "f32", "in"), ("dx", [rows, n], "f32", "out"),
+                 ("dg", [n], "f32", "out"), ("db", [n], "f32", "out")],
+        "body": {
+            "pre": f"  %zero = arith.constant 0.0 : f32\n  %sg = memref.alloc() : {r}\n  %sgx = memref.alloc() : {r}\n",
+            "ops": ops,
+            "post": f"  memref.dealloc %sg : {r}\n  memref.dealloc %sgx : {r}\n",
+        },
+        "before": before,
     }
 
 def fix_zero_const(spec):
@@ -514,6 +587,26 @@ def main():
     s["control"] = ("%q = arith.divf %e, %s : f32", "%s1 = arith.addf %s, %s : f32\n  %q = arith.divf %e, %s1 : f32",
                     "every output halved")
     gen("row-softmax", s, out)
+    # LayerNorm backward with column partials (36 rows of 72 f32: 18
+    # chunks of 4), rows prefetched 0 to 4 ahead, accumulators in registers
+    # or shared memory, a block or a warp per row.
+    s = lnbwd(36, 72)
+    bf = s["before"]
+    cp = lambda **k: row(4, 32, 1, column_partials=k.pop("cp"), **k)
+    s["cases"] = [
+        (cp(cp=5, shared_accumulators=True, prefetch_rows=1), "5 blocks walking the rows, shared accumulators, the next row prefetched", None, None, bf),
+        (cp(cp=4, prefetch_rows=3), "4 blocks, accumulators in registers, 3 rows prefetched (the last ones past the rows)", None, None, bf),
+        (cp(cp=36, shared_accumulators=True, prefetch_rows=2), "a block per row, 2 rows prefetched", None, None, bf),
+        (cp(cp=1), "one block walks every row, nothing prefetched", None, None, bf),
+        (cp(cp=3, rows_per_block=4, shared_accumulators=True, prefetch_rows=2), "a warp per row, 4 rows per block (combined in shared memory), 2 rows prefetched", None, None, bf),
+        (cp(cp=7, rows_per_block=2, prefetch_rows=4), "2 rows per block, accumulators in registers, 4 rows prefetched", None, None, bf),
+        (row(2, 64, 1, column_partials=6, prefetch_rows=2), "64 threads of 2 lanes, 2 rows prefetched", None, None, bf),
+    ]
+    s["rtol"] = 1e-5
+    s["atol"] = 1e-4
+    s["control"] = ("%b = arith.addf %acc, %d : f32", "%d2 = arith.addf %d, %d : f32\n  %b = arith.addf %acc, %d2 : f32",
+                    "dbeta summing dy twice")
+    gen("row-column-partials", s, out)
     # 7 x 333: rows not a multiple of the vector, a bias broadcast along
     # the rows (shifted rows), or a second row-shaped input (one flat array).
     s = elementwise(7, 333, broadcast=True)

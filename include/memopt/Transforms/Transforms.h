@@ -54,12 +54,15 @@ struct KernelTargetInfo {
   unsigned multiprocessors = 132;
   /// 32-bit registers of one multiprocessor (sm_80..sm_100: 65536).
   unsigned registersPerMultiprocessor = 65536;
-  /// Bytes of loads a multiprocessor should keep in flight to stream at
-  /// the memory's bandwidth (Little's law: an H200's ~4.2 TB/s copy
-  /// bandwidth times ~2 us of latency under load over 132 multiprocessors
-  /// is ~64 KiB). Row kernels with column partials size their blocks,
-  /// rows per block and rows prefetched to reach it.
-  unsigned bytesInFlightPerMultiprocessor = 64 * 1024;
+  /// Row kernels with column partials: time a row-walking block spends on
+  /// each row (loads, reductions, barriers) and the bandwidth all bytes
+  /// stream at, the two terms of the model that sizes their blocks. On an
+  /// H200: ~1.8 us per row (LayerNorm backward 16384x4096 bf16, 62 rows per
+  /// block in 110 us; 2048x4096, 15.5 rows in 29.7 us: run 21.1 under
+  /// Nsight Compute) and 3600 bytes per ns (what that row kernel streams
+  /// at with 2-3 blocks per multiprocessor; the copy reaches 4200).
+  unsigned rowLatencyNanoseconds = 1800;
+  unsigned bytesPerNanosecond = 3600;
   /// Row kernels: most elements of a row one thread keeps in registers;
   /// longer rows are streamed in tiles, one pass per reduction.
   unsigned rowRegisterElements = 32;

@@ -95,13 +95,8 @@ kf::planColumnPartials(const Group &group, const KernelTargetInfo &target,
                        std::string &why) {
   int64_t rows = group.numRows();
   DenseSet<Value> alongRows;
-  int64_t rowBytes = 0;
-  for (auto [op, in] : getInputsReadAlongRows(group)) {
-    Value root = getRootBuffer(in->get());
-    if (alongRows.insert(root).second)
-      rowBytes += group.inner *
-                  getElementBytes(cast<MemRefType>(root.getType()).getElementType());
-  }
+  for (auto [op, in] : getInputsReadAlongRows(group))
+    alongRows.insert(getRootBuffer(in->get()));
   int64_t rowInputs = alongRows.size();
   int64_t columns = group.columnWritten.size();
   int64_t groupBytes = getGroupBytes(group);
@@ -135,14 +130,20 @@ kf::planColumnPartials(const Group &group, const KernelTargetInfo &target,
           "need each row in one block)";
     return failure();
   }
-  // Each candidate (shape, accumulators in registers or shared memory, rows
-  // prefetched) keeps blocks x rows_per_block x prefetched rows' inputs in
-  // flight; the first that reaches the target's bytes in flight per
-  // multiprocessor with the fewest prefetched rows, then the smallest
-  // workspace, then the fewest registers per thread; else the most in
-  // flight.
+  // Each candidate (shape, accumulators in registers or shared memory, the
+  // next row prefetched or not) and block count is timed by a two-term
+  // model: a block's rows are walked one after another, each taking about
+  // the target's row latency (its loads, reductions and barriers; 2.5
+  // times that without prefetching: shared accumulators alone measured
+  // 60.9% of copy for LayerNorm backward 16384x4096 with 491 blocks,
+  // prefetching 76.1 with 396, run 20.2/20.3), and all bytes, the workspace's included,
+  // stream at the target's bandwidth: the time is the larger plus half the
+  // smaller. More blocks
+  // walk fewer rows each but write more partials. The fastest plan wins;
+  // ties go to fewer registers per thread.
   ColumnPartialsPlan best;
-  int64_t bestReach = -1, bestWorkspace = 0, bestRegisters = 0;
+  double bestTime = 0;
+  int64_t bestRegisters = 0;
   bool fits = false;
   for (const Shape &sh : shapes) {
     int64_t blockThreads = sh.threads * sh.rowsPerBlock;
@@ -156,7 +157,7 @@ kf::planColumnPartials(const Group &group, const KernelTargetInfo &target,
       if (shared && (accBytes <= 0 ||
                      accBytes + staticBytes > (int64_t)target.sharedMemoryBytes))
         continue;
-      for (int64_t depth = 0; depth <= 4; ++depth) {
+      for (int64_t depth = 0; depth <= 1; ++depth) {
         if (depth > 0 && rowInputs == 0)
           break;
         int64_t registers = 32 + lanes * (rowInputs * (depth + 1) +
@@ -174,46 +175,34 @@ kf::planColumnPartials(const Group &group, const KernelTargetInfo &target,
         if (resident < 1)
           continue;
         fits = true;
-        // The workspace (written once, read once; a block's rows combined
-        // in shared memory first when the accumulators are there) within
-        // 8% of the group's bytes, but a block per multiprocessor at least:
-        // too few blocks cost more time than the workspace (LayerNorm
-        // backward 2048x4096 bf16: 61 blocks, 18.7% of copy; run 20.5).
+        // Workspace bytes per block (written once, read once; a block's
+        // rows combined in shared memory first when the accumulators are
+        // there).
         int64_t perPartial =
             2 * (shared ? 1 : sh.rowsPerBlock) * group.inner * 4 * columns;
-        int64_t budget = std::max<int64_t>(1, groupBytes * 8 / 100 / perPartial);
-        int64_t blocks = std::clamp<int64_t>(
-            std::min<int64_t>(resident * target.multiprocessors,
-                              std::max<int64_t>(budget, target.multiprocessors)),
-            1, rowGroups);
-        // Without prefetching a block's rows load while nothing else of it
-        // runs: half a row in flight on average.
-        int64_t inFlight = blocks * sh.rowsPerBlock * rowBytes *
-                           (depth > 0 ? 2 * depth : 1) / 2 /
-                           target.multiprocessors;
-        int64_t reach = std::min<int64_t>(
-            inFlight, target.bytesInFlightPerMultiprocessor);
-        int64_t workspace = blocks * perPartial;
-        // (Per thread: the further from 255, the less ptxas may spill.)
-        int64_t regs = registers;
-        bool better =
-            reach > bestReach ||
-            (reach == bestReach &&
-             (depth < best.prefetchRows ||
-              (depth == best.prefetchRows &&
-               (workspace < bestWorkspace ||
-                (workspace == bestWorkspace && regs < bestRegisters)))));
-        if (!better)
-          continue;
-        bestReach = reach;
-        bestWorkspace = workspace;
-        bestRegisters = regs;
-        best.blocks = blocks;
-        best.shared = shared;
-        best.prefetchRows = depth;
-        best.threads = sh.threads;
-        best.chunks = sh.chunks;
-        best.rowsPerBlock = sh.rowsPerBlock;
+        double rowNs = target.rowLatencyNanoseconds * (depth > 0 ? 1.0 : 2.5);
+        int64_t maxBlocks =
+            std::min<int64_t>(resident * target.multiprocessors, rowGroups);
+        for (int64_t blocks = 1; blocks <= maxBlocks; ++blocks) {
+          double walk = (double)llvm::divideCeil(rowGroups, blocks) * rowNs;
+          double stream = (double)(groupBytes + blocks * perPartial) /
+                          target.bytesPerNanosecond;
+          // (The two overlap only in part: a block's row waits on its
+          // loads and its reductions in turn.)
+          double time = std::max(walk, stream) + 0.5 * std::min(walk, stream);
+          bool better = best.blocks == 0 || time < bestTime * 0.999 ||
+                        (time <= bestTime * 1.001 && registers < bestRegisters);
+          if (!better)
+            continue;
+          bestTime = time;
+          bestRegisters = registers;
+          best.blocks = blocks;
+          best.shared = shared;
+          best.prefetchRows = depth;
+          best.threads = sh.threads;
+          best.chunks = sh.chunks;
+          best.rowsPerBlock = sh.rowsPerBlock;
+        }
       }
     }
   }

@@ -573,6 +573,62 @@ Value kf::blockReduce(OpBuilder &b, Location loc, Value partial,
   return total;
 }
 
+SmallVector<Value> kf::blockReduceMany(OpBuilder &b, Location loc,
+                                       ArrayRef<Value> partials,
+                                       ArrayRef<arith::AtomicRMWKind> kinds,
+                                       unsigned threads, unsigned warpSize,
+                                       Value tid, Value smem,
+                                       unsigned firstSlot) {
+  SmallVector<Value> vs;
+  for (Value p : partials) {
+    Type xType = exchangeType(p.getType());
+    vs.push_back(xType == p.getType()
+                     ? p
+                     : arith::ExtFOp::create(b, loc, xType, p).getResult());
+  }
+  // The shuffle trees side by side: each value combined as blockReduce
+  // combines it, so the same bits.
+  for (unsigned off = warpSize / 2; off >= 1; off /= 2)
+    for (auto [k, v] : llvm::enumerate(vs)) {
+      auto shfl = gpu::ShuffleOp::create(b, loc, v, off, warpSize,
+                                         gpu::ShuffleMode::XOR);
+      v = arith::getReductionOp(kinds[k], b, loc, v, shfl.getShuffleResult());
+    }
+  SmallVector<Value> totals = vs;
+  if (threads > warpSize) {
+    unsigned numWarps = threads / warpSize;
+    Value cWarp = cIdx(b, loc, warpSize);
+    Value lane = arith::RemUIOp::create(b, loc, tid, cWarp);
+    Value warp = arith::DivUIOp::create(b, loc, tid, cWarp);
+    Value isLane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          lane, cIdx(b, loc, 0));
+    {
+      OpBuilder::InsertionGuard guard(b);
+      auto ifOp = scf::IfOp::create(b, loc, isLane0, false);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      for (auto [k, v] : llvm::enumerate(vs))
+        memref::StoreOp::create(b, loc, v, smem,
+                                ValueRange{cIdx(b, loc, firstSlot + k), warp});
+    }
+    // One barrier for all of them.
+    gpu::BarrierOp::create(b, loc);
+    for (auto [k, v] : llvm::enumerate(vs)) {
+      Value total = arith::getIdentityValue(kinds[k], v.getType(), b, loc);
+      for (unsigned w = 0; w < numWarps; ++w) {
+        Value x = memref::LoadOp::create(
+            b, loc, smem,
+            ValueRange{cIdx(b, loc, firstSlot + k), cIdx(b, loc, w)});
+        total = arith::getReductionOp(kinds[k], b, loc, total, x);
+      }
+      totals[k] = total;
+    }
+  }
+  for (auto [k, p] : llvm::enumerate(partials))
+    if (totals[k].getType() != p.getType())
+      totals[k] = arith::TruncFOp::create(b, loc, p.getType(), totals[k]);
+  return totals;
+}
+
 void kf::setupShiftedChunks(OpBuilder &b, EmitState &st, Value row,
                             ArrayRef<Value> chunks, int64_t inner, int64_t rows,
                             bool mayPassRow) {

@@ -196,6 +196,17 @@ Value blockReduce(OpBuilder &b, Location loc, Value partial,
                   unsigned warpSize, Value tid, Value smem, unsigned slot,
                   const RowCluster *cluster = nullptr);
 
+/// Combines each of `partials` (reductions `kinds`) across the CTA as
+/// blockReduce does, through slots firstSlot.. of `smem`, their shuffle
+/// trees side by side and one barrier for all: independent reductions of
+/// a row (LayerNorm backward's two sums) wait once. Every thread gets the
+/// same bits blockReduce would give it.
+SmallVector<Value> blockReduceMany(OpBuilder &b, Location loc,
+                                   ArrayRef<Value> partials,
+                                   ArrayRef<arith::AtomicRMWKind> kinds,
+                                   unsigned threads, unsigned warpSize,
+                                   Value tid, Value smem, unsigned firstSlot);
+
 /// Combines `partial` over the `lanes` threads of each row of an
 /// interleaved row block (`rowsPerBlock` rows side by side: thread
 /// lane * rowsPerBlock + rowInBlock), through the shared-memory buffer

@@ -1191,6 +1191,39 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
                                               cluster));
       continue;
     }
+    if (!online && clusterSize == 1 && sharedChunks == 0) {
+      // Reductions right after this one that read none of the batch's
+      // results are reduced with it, at one barrier.
+      SmallVector<const GroupOp *> batch = {&g};
+      SmallVector<Value> partials = {partial};
+      DenseSet<Value> results = {getRootBuffer(g.op.getDpsInits()[0])};
+      while (i + 1 < group.ops.size()) {
+        const GroupOp &next = group.ops[i + 1];
+        if (next.role != RowRole::Reduce ||
+            (s.getOnlineSoftmax() && matchOnlineSoftmax(group, i + 1)) ||
+            llvm::any_of(next.op->getOperands(), [&](Value v) {
+              return isa<MemRefType>(v.getType()) &&
+                     results.contains(getRootBuffer(v));
+            }))
+          break;
+        Value p;
+        emitOp(b, st, next, numChunks, p);
+        batch.push_back(&next);
+        partials.push_back(p);
+        results.insert(getRootBuffer(next.op.getDpsInits()[0]));
+        ++i;
+      }
+      SmallVector<arith::AtomicRMWKind> kinds;
+      for (const GroupOp *r : batch)
+        kinds.push_back(r->kind);
+      SmallVector<Value> totals =
+          blockReduceMany(b, loc, partials, kinds, threads, target.warpSize,
+                          tid, smem, slot);
+      slot += batch.size();
+      for (auto [r, total] : llvm::zip(batch, totals))
+        setReductionResult(b, st, *r, total);
+      continue;
+    }
     if (!online) {
       finishReduction(b, st, g, partial, threads, target, tid, smem, slot++,
                       &cluster);

@@ -65,16 +65,14 @@ struct ColumnPartialsPlan {
 /// row kernel with column reductions (blocks walk the rows and store
 /// column partials). Candidates: a block per row of 1 to 8 chunks per
 /// thread, or a warp per row and 2 to 32 rows per block; accumulators in
-/// registers or shared memory; 0 to 4 rows prefetched. Each keeps as many
-/// blocks as are resident at once (registers estimated from the lanes held
-/// per thread; shared memory), within the rows and an 8% workspace budget
-/// of the group's bytes (but a block per multiprocessor at least), and so
-/// blocks x rows per block x rows prefetched rows' inputs in flight: the
-/// plan reaching the target's bytes in flight per multiprocessor with the
-/// fewest rows prefetched, then the smallest workspace, then the fewest
-/// registers per thread; else the one with the most in flight. `staticBytesFor` gives
-/// a block's other static shared memory for its threads per row. Fails
-/// when the accumulators fit neither place.
+/// registers or shared memory (registers estimated from the lanes held per
+/// thread; what is resident at once bounds the blocks); the next row
+/// prefetched or not; 1 to that many blocks. Each is timed as the larger
+/// of walking a block's rows (the target's row latency each) and
+/// streaming the group's bytes plus the workspace at the target's
+/// bandwidth, plus half the smaller; the fastest wins, ties to fewer registers per thread.
+/// `staticBytesFor` gives a block's other static shared memory for its
+/// threads per row. Fails when the accumulators fit neither place.
 FailureOr<ColumnPartialsPlan>
 planColumnPartials(const Group &group, const KernelTargetInfo &target,
                    int64_t chunksPerRow, int64_t vec,
