@@ -531,45 +531,13 @@ Value kf::blockReduce(OpBuilder &b, Location loc, Value partial,
                       arith::AtomicRMWKind kind, unsigned threads,
                       unsigned warpSize, Value tid, Value smem, unsigned slot,
                       const RowCluster *cluster) {
-  Type origType = partial.getType();
-  Type xType = exchangeType(origType);
-  if (xType != origType) {
-    Value wide = arith::ExtFOp::create(b, loc, xType, partial);
-    Value r = blockReduce(b, loc, wide, kind, threads, warpSize, tid, smem,
-                          slot, cluster);
-    return arith::TruncFOp::create(b, loc, origType, r);
-  }
-  Value v = partial;
-  for (unsigned off = warpSize / 2; off >= 1; off /= 2) {
-    auto shfl =
-        gpu::ShuffleOp::create(b, loc, v, off, warpSize, gpu::ShuffleMode::XOR);
-    v = arith::getReductionOp(kind, b, loc, v, shfl.getShuffleResult());
-  }
-  Value total = v;
-  if (threads > warpSize) {
-    unsigned numWarps = threads / warpSize;
-    Value cWarp = cIdx(b, loc, warpSize);
-    Value lane = arith::RemUIOp::create(b, loc, tid, cWarp);
-    Value warp = arith::DivUIOp::create(b, loc, tid, cWarp);
-    Value isLane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                          lane, cIdx(b, loc, 0));
-    {
-      OpBuilder::InsertionGuard guard(b);
-      auto ifOp = scf::IfOp::create(b, loc, isLane0, false);
-      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      memref::StoreOp::create(b, loc, v, smem,
-                              ValueRange{cIdx(b, loc, slot), warp});
-    }
-    gpu::BarrierOp::create(b, loc);
-    total = arith::getIdentityValue(kind, v.getType(), b, loc);
-    for (unsigned w = 0; w < numWarps; ++w) {
-      Value x = memref::LoadOp::create(
-          b, loc, smem, ValueRange{cIdx(b, loc, slot), cIdx(b, loc, w)});
-      total = arith::getReductionOp(kind, b, loc, total, x);
-    }
-  }
+  // In the exchange type across the cluster too, rounded back once.
+  Value total = blockReduceMany(b, loc, partial, kind, threads, warpSize, tid,
+                                smem, slot, /*roundBack=*/false)[0];
   if (cluster && cluster->size > 1)
     total = clusterReduce(b, loc, total, kind, tid, *cluster, slot);
+  if (total.getType() != partial.getType())
+    total = arith::TruncFOp::create(b, loc, partial.getType(), total);
   return total;
 }
 
@@ -578,7 +546,7 @@ SmallVector<Value> kf::blockReduceMany(OpBuilder &b, Location loc,
                                        ArrayRef<arith::AtomicRMWKind> kinds,
                                        unsigned threads, unsigned warpSize,
                                        Value tid, Value smem,
-                                       unsigned firstSlot) {
+                                       unsigned firstSlot, bool roundBack) {
   SmallVector<Value> vs;
   for (Value p : partials) {
     Type xType = exchangeType(p.getType());
@@ -624,7 +592,7 @@ SmallVector<Value> kf::blockReduceMany(OpBuilder &b, Location loc,
     }
   }
   for (auto [k, p] : llvm::enumerate(partials))
-    if (totals[k].getType() != p.getType())
+    if (roundBack && totals[k].getType() != p.getType())
       totals[k] = arith::TruncFOp::create(b, loc, p.getType(), totals[k]);
   return totals;
 }

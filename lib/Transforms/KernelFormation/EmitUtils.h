@@ -200,12 +200,15 @@ Value blockReduce(OpBuilder &b, Location loc, Value partial,
 /// blockReduce does, through slots firstSlot.. of `smem`, their shuffle
 /// trees side by side and one barrier for all: independent reductions of
 /// a row (LayerNorm backward's two sums) wait once. Every thread gets the
-/// same bits blockReduce would give it.
+/// same bits blockReduce would give it. Partials narrower than their
+/// exchange type (f16, bf16) are combined widened and, with `roundBack`,
+/// rounded back.
 SmallVector<Value> blockReduceMany(OpBuilder &b, Location loc,
                                    ArrayRef<Value> partials,
                                    ArrayRef<arith::AtomicRMWKind> kinds,
                                    unsigned threads, unsigned warpSize,
-                                   Value tid, Value smem, unsigned firstSlot);
+                                   Value tid, Value smem, unsigned firstSlot,
+                                   bool roundBack = true);
 
 /// Combines `partial` over the `lanes` threads of each row of an
 /// interleaved row block (`rowsPerBlock` rows side by side: thread
