@@ -133,18 +133,16 @@ kf::planColumnPartials(const Group &group, const KernelTargetInfo &target,
   // Each candidate (shape, accumulators in registers or shared memory, the
   // next row prefetched or not) and block count is timed by a two-term
   // model: a block's rows are walked one after another, each taking about
-  // the target's row latency (its loads, reductions and barriers; 2.5
-  // times that without prefetching: shared accumulators alone measured
-  // 60.9% of copy for LayerNorm backward 16384x4096 with 491 blocks,
-  // prefetching 76.1 with 396, run 20.2/20.3), and all bytes, the workspace's included,
+  // the target's row latency (its loads, reductions and barriers; 2.5 times
+  // that without prefetching: shared accumulators alone measured 60.9% of
+  // copy for LayerNorm backward 16384x4096 with 491 blocks, prefetching
+  // 76.1 with 396, run 20.2/20.3), and all bytes, the workspace's included,
   // stream at the target's bandwidth: the time is the larger plus half the
-  // smaller. More blocks
-  // walk fewer rows each but write more partials. The fastest plan wins;
-  // ties go to fewer registers per thread.
+  // smaller. More blocks walk fewer rows each but write more partials. The
+  // fastest plan wins; ties go to fewer registers per thread.
   ColumnPartialsPlan best;
   double bestTime = 0;
   int64_t bestRegisters = 0;
-  bool fits = false;
   for (const Shape &sh : shapes) {
     int64_t blockThreads = sh.threads * sh.rowsPerBlock;
     int64_t lanes = sh.chunks * vec;
@@ -174,7 +172,6 @@ kf::planColumnPartials(const Group &group, const KernelTargetInfo &target,
                             (accBytes + staticBytes + 1024));
         if (resident < 1)
           continue;
-        fits = true;
         // Workspace bytes per block (written once, read once; a block's
         // rows combined in shared memory first when the accumulators are
         // there).
@@ -206,7 +203,7 @@ kf::planColumnPartials(const Group &group, const KernelTargetInfo &target,
       }
     }
   }
-  if (!fits) {
+  if (best.blocks == 0) {
     why = "the column accumulators fit neither a thread's registers nor a "
           "block's shared memory";
     return failure();

@@ -1199,8 +1199,8 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
       DenseSet<Value> results = {getRootBuffer(g.op.getDpsInits()[0])};
       while (i + 1 < group.ops.size()) {
         const GroupOp &next = group.ops[i + 1];
+        // (Online softmax needs a cluster: not on this path.)
         if (next.role != RowRole::Reduce ||
-            (s.getOnlineSoftmax() && matchOnlineSoftmax(group, i + 1)) ||
             llvm::any_of(next.op->getOperands(), [&](Value v) {
               return isa<MemRefType>(v.getType()) &&
                      results.contains(getRootBuffer(v));

@@ -70,8 +70,8 @@ struct ColumnPartialsPlan {
 /// prefetched or not; 1 to that many blocks. Each is timed as the larger
 /// of walking a block's rows (the target's row latency each) and
 /// streaming the group's bytes plus the workspace at the target's
-/// bandwidth, plus half the smaller; the fastest wins, ties to fewer registers per thread.
-/// `staticBytesFor` gives a block's other static shared memory for its
+/// bandwidth, plus half the smaller; the fastest wins, ties to fewer
+/// registers per thread. `staticBytesFor` gives a block's other static shared memory for its
 /// threads per row. Fails when the accumulators fit neither place.
 FailureOr<ColumnPartialsPlan>
 planColumnPartials(const Group &group, const KernelTargetInfo &target,
