@@ -179,7 +179,14 @@ def _workloads(torch):
         s = (q @ k.transpose(-1, -2)).float() * (k.shape[-1] ** -0.5)
         return torch.softmax(s, -1).bfloat16() @ v
 
+    def vecmat(x, w):
+        # One token's projection: bf16 in and out, f32 accumulation.
+        return x @ w
+
     return {
+        "vecmat": ("decode projection x @ W, 4096 x (4096x14336), bf16",
+                   lambda: (rand(4096).bfloat16(),
+                            rand(4096, 14336).bfloat16()), vecmat),
         "biasgelu": ("bf16 bias + tanh-GELU in f32, 16384x4096 bf16",
                      lambda: (rand(ROWS, COLS).bfloat16(),
                               rand(COLS).bfloat16()), biasgelu),
@@ -398,8 +405,12 @@ def _jax_workloads(jax):
         p = nn.softmax(s * (k.shape[-1] ** -0.5), -1).astype(jnp.bfloat16)
         return jnp.matmul(p, v)
 
+    def vecmat(x, w):
+        return jnp.matmul(x, w, preferred_element_type=jnp.float32).astype(
+            jnp.bfloat16)
+
     return {f.__name__: f for f in
-            (w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
+            (vecmat, w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
              lnbwdf, rmsbwd, midmean, bnstats, colwide, colnarrow, sm0, sm1, ln0, biasgelu,
              rmsdec,
              addrmsdec, decatt, decattbf)}

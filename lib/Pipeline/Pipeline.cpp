@@ -54,6 +54,12 @@ LogicalResult mlir::memopt::buildInputStage(OpPassManager &pm,
   // through (d0, d1) -> (d0, 0); batch dims of 1): the grouping sees the
   // row space the program has.
   pm.addNestedPass<func::FuncOp>(createLinalgFoldUnitExtentDimsPass());
+  // Reductions walking their largest input across its contiguous dim
+  // (p . V reducing over tokens, V contiguous along the head dim) iterate
+  // in its layout order: before the reduced dims are collapsed (which needs
+  // them adjacent) and the producers are recomputed (column reductions).
+  if (cfg.formKernels.strategy == KernelStrategy::Fused)
+    pm.addNestedPass<func::FuncOp>(createMemoptInterchangeReductionsPass());
   // Several adjacent reduced dims contiguous in memory: one reduced dim.
   pm.addNestedPass<func::FuncOp>(createMemoptCollapseReductionDimsPass());
   // Independent outputs of one reduction: one reduction each.

@@ -23,6 +23,11 @@
 // CHECK-NEXT:      linalg-fold-unit-extent-dims{use-rank-reducing-slices=false}
 // CHECK-NEXT:    ),
 // CHECK-NEXT:    func.func(
+// Reductions in their largest input's order: the optimizing pipeline only.
+// OPT-NEXT:        memopt-interchange-reductions
+// OPT-NEXT:      ),
+// OPT-NEXT:      func.func(
+// BASE-NOT:        memopt-interchange-reductions
 // CHECK-NEXT:      memopt-collapse-reduction-dims
 // CHECK-NEXT:    ),
 // CHECK-NEXT:    func.func(

@@ -657,6 +657,26 @@ def MemoptFoldPermutationCopiesPass
   let dependentDialects = ["linalg::LinalgDialect"];
 }
 
+def MemoptInterchangeReductionsPass
+    : Pass<"memopt-interchange-reductions", "func::FuncOp"> {
+  let summary = "Iterate a reduction in its largest input's layout order";
+  let description = [{
+    A linalg.generic on tensors whose innermost loop is a reduction and
+    whose largest input, read by it alone through a projected permutation,
+    is contiguous along a parallel loop (decode attention's p . V: a
+    batch_matmul reducing over the tokens while V is contiguous along the
+    head dim) iterates in that input's order, loops the input does not
+    index outermost (upstream linalg::interchangeGenericOp), when every
+    output is then still written in its layout order. Kernel formation
+    then sees a column reduction ([outer parallel, reduced, inner
+    parallel]: threads along the contiguous dim, wide loads) where it saw
+    rows walked across memory. Exact: each output is the same sum in the
+    same order. A largest input with other readers keeps the order, with a
+    remark.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect"];
+}
+
 def MemoptSplitReductionsPass
     : Pass<"memopt-split-reductions", "func::FuncOp"> {
   let summary = "One generic per independent output of a multi-result "

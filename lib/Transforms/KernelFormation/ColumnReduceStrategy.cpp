@@ -122,19 +122,25 @@ matchColumnReduce(linalg::GenericOp op, const KernelTargetInfo &target,
     info.batch *= s;
   for (int64_t s : info.inner)
     info.cols *= s;
-  bool allContiguous = true;
+  bool allContiguous = true, anyAlong = false;
   for (OpOperand *in : op.getDpsInputOperands()) {
     auto mt = dyn_cast<MemRefType>(in->get().getType());
     if (!mt)
       continue;
+    // Inputs along the inner points (last result the innermost loop) are
+    // read a vector at a time; inputs that do not index the innermost loop
+    // (p[h, t] in p . V over [h, t, d]) once per row, for every lane.
+    AffineMap m = op.getMatchingIndexingMap(in);
+    if (!m.isFunctionOfDim(n - 1))
+      continue;
+    anyAlong = true;
     info.maxBytes =
         std::max(info.maxBytes, getElementBytes(mt.getElementType()));
-    AffineMap m = op.getMatchingIndexingMap(in);
-    if (m.getNumResults() == 0 || !isa<AffineDimExpr>(m.getResults().back()) ||
+    if (!isa<AffineDimExpr>(m.getResults().back()) ||
         m.getDimPosition(m.getNumResults() - 1) != n - 1)
       allContiguous = false;
   }
-  if (allContiguous) {
+  if (allContiguous && anyAlong) {
     info.vec = std::max<int64_t>(1, target.vectorBytes / info.maxBytes);
     while (info.vec > 1 && info.inner.back() % info.vec != 0)
       info.vec /= 2;
@@ -377,7 +383,12 @@ static void accumulateRow(OpBuilder &b, Location loc, linalg::GenericOp op,
       continue;
     }
     AffineMap m = op.getMatchingIndexingMap(in);
-    ins.push_back(loadLanes(b, loc, v, expandIndices(b, loc, m, ivs0), vec));
+    SmallVector<Value> idx = expandIndices(b, loc, m, ivs0);
+    if (!m.isFunctionOfDim(op.getNumLoops() - 1))
+      ins.push_back(SmallVector<Value>(
+          vec, memref::LoadOp::create(b, loc, v, idx).getResult()));
+    else
+      ins.push_back(loadLanes(b, loc, v, idx, vec));
   }
   for (unsigned l = 0; l < vec; ++l) {
     SmallVector<Value> args;
