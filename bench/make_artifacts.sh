@@ -177,6 +177,16 @@ done
 # Normalizations over dim 0 (interleaved rows): c1024, blocks of 1024
 # threads (clusters of 8 for columns of 8192, one block per multiprocessor).
 variant sm0 sm0c1024 --cluster-block-threads=1024
+# Column reductions from memopt-interchange-reductions (decode attention's
+# p . V, a decode projection): a block's contiguous slice of a row (64
+# bytes by default: 4 threads of 16-byte loads side by side, 64 row lanes)
+# at 128 and 512 bytes (a warp's whole 512-byte row of V, split rows), and
+# 8 rows per iteration in place of 16.
+for w in decatt decattbf vecmat; do
+  variant $w ${w}cs128 --column-slice-bytes=128
+  variant $w ${w}cs512 --column-slice-bytes=512
+  variant $w ${w}u8 --column-unroll=8
+done
 for w in rml65k sml65k; do
   variant $w ${w}reg --max-cluster-size=1 --row-register-elements=64
 done

@@ -556,7 +556,8 @@ SmallVector<Value> kf::blockReduceMany(OpBuilder &b, Location loc,
   }
   // The shuffle trees side by side: each value combined as blockReduce
   // combines it, so the same bits.
-  for (unsigned off = warpSize / 2; off >= 1; off /= 2)
+  // (Rows held by part of a warp: the tree stays within the row's lanes.)
+  for (unsigned off = std::min(threads, warpSize) / 2; off >= 1; off /= 2)
     for (auto [k, v] : llvm::enumerate(vs)) {
       auto shfl = gpu::ShuffleOp::create(b, loc, v, off, warpSize,
                                          gpu::ShuffleMode::XOR);

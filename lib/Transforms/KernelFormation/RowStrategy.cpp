@@ -534,6 +534,26 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
   // its threads; as many as divide the rows and leave two blocks per
   // multiprocessor.
   int64_t rowsPerBlock = 1;
+  // Rows shorter than a warp's threads x rowChunksPerThread chunks (head
+  // dims of 128, rows of at most 512 elements): a power-of-two part of a
+  // warp per row, each thread with rowChunksPerThread chunks in flight, as
+  // many rows as fill a block of blockSize threads (whole warps) where the
+  // rows divide and leave two blocks per multiprocessor. With a warp per
+  // row each thread held one chunk: decode attention's scores over bf16
+  // rows of 128 (8-byte chunks) streamed at 2.3 TB/s (run 22.1).
+  int64_t subThreads = (int64_t)llvm::PowerOf2Ceil(
+      llvm::divideCeil(chunksPerRow, target.rowChunksPerThread));
+  if (clusterSize == 1 && threads == (int64_t)target.warpSize && !shifted &&
+      !group.hasColumnReduce() && subThreads < (int64_t)target.warpSize) {
+    for (int64_t r = target.blockSize / subThreads;
+         r * subThreads >= (int64_t)target.warpSize; r /= 2)
+      if (rows % r == 0 && rows / r >= 2 * (int64_t)target.multiprocessors) {
+        rowsPerBlock = r;
+        threads = subThreads;
+        numChunks = llvm::divideCeil(chunksPerRow, subThreads);
+        break;
+      }
+  }
   if (clusterSize == 1 && threads == (int64_t)target.warpSize) {
     for (int64_t r : {8, 4, 2})
       if (rows % r == 0 && rows / r >= 2 * (int64_t)target.multiprocessors &&
@@ -621,12 +641,20 @@ LogicalResult kf::checkRowStrategy(const Group &group, RowStrategyAttr s,
   int64_t threads = s.getThreads();
   bool interleaved = s.getInterleaved();
   // Interleaved rows: whole warps per block, not per row.
+  // So are rows held by part of a warp each (a power of two of threads).
+  bool subWarp = !interleaved && threads < (int64_t)target.warpSize;
   FailureOr<MemRefType> exchange = checkRowBasics(
       group, s, vec, s.getShifted(),
-      interleaved ? threads * s.getRowsPerBlock() : threads,
+      interleaved || subWarp ? threads * s.getRowsPerBlock() : threads,
       " (use shifted = true)", target, anchor);
   if (failed(exchange))
     return failure();
+  if (subWarp && (threads < 1 || !llvm::isPowerOf2_64(threads) ||
+                  s.getShifted() || s.getCluster() != 1 ||
+                  s.getColumnPartials() > 0))
+    return fail() << "fewer threads per row than a warp's must be a power "
+                     "of two, with no shifted chunks, cluster or column "
+                     "partials";
   if (interleaved &&
       (vec != 1 || s.getShifted() || s.getSharedChunks() > 0 ||
        s.getPersistentClusters() > 0 || s.getOnlineSoftmax()))
