@@ -62,11 +62,9 @@ func.func @few_short(%x: memref<8x256xf32>, %s: memref<8xf32>) {
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
-// Many short rows (8192 of 256 f32, 64 chunks): a quarter of a warp per
-// row, each thread with 8 chunks (rowChunksPerThread) in flight, 16 rows
-// per block (the most that leave two blocks per multiprocessor).
+// Many short rows (8192 of 256 f32): a warp per row, 8 rows per block.
 // CHECK-LABEL: func.func @many_short
-// CHECK: #memopt.row<vector = 4, shifted = false, threads = 8, chunks = 8, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false, rows_per_block = 16>
+// CHECK: #memopt.row<vector = 4, shifted = false, threads = 32, chunks = 2, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false, rows_per_block = 8>
 func.func @many_short(%x: memref<8192x256xf32>, %s: memref<8192xf32>) {
   linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : memref<8192x256xf32>) outs(%s : memref<8192xf32>) {
   ^bb0(%a: f32, %acc: f32):

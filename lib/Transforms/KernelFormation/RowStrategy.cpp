@@ -534,17 +534,33 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
   // its threads; as many as divide the rows and leave two blocks per
   // multiprocessor.
   int64_t rowsPerBlock = 1;
-  // Rows shorter than a warp's threads x rowChunksPerThread chunks (head
-  // dims of 128, rows of at most 512 elements): a power-of-two part of a
-  // warp per row, each thread with rowChunksPerThread chunks in flight, as
-  // many rows as fill a block of blockSize threads (whole warps) where the
-  // rows divide and leave two blocks per multiprocessor. With a warp per
-  // row each thread held one chunk: decode attention's scores over bf16
-  // rows of 128 (8-byte chunks) streamed at 2.3 TB/s (run 22.1).
+  // Short rows where a warp per row leaves each thread one chunk narrower
+  // than the target's widest access (bf16 rows of 128 with f32 statistics:
+  // 4 lanes of 2 bytes): a power-of-two part of a warp per row, each thread
+  // with rowChunksPerThread chunks in flight, as many rows as fill a block
+  // of blockSize threads (whole warps) where the rows divide and leave two
+  // blocks per multiprocessor. Decode attention's bf16 scores (rows of
+  // 128) went from 2.2 to 3.1 TB/s, RMSNorm over 131072 bf16 rows of 128
+  // from 72.3 to 76.2% of copy; rows whose threads already hold a 16-byte
+  // chunk or several lost (softmax over f32 rows of 128: 85.1 -> 80.4,
+  // RMSNorm over bf16 rows of 512: 85.5 -> 83.6; run 22.2).
+  int64_t narrowest = target.vectorBytes;
+  for (const GroupOp &g : group.ops)
+    for (OpOperand &operand : g.op->getOpOperands()) {
+      auto mt = dyn_cast<MemRefType>(operand.get().getType());
+      AffineMap m = g.op.getMatchingIndexingMap(&operand);
+      if (mt && m.getNumResults() > 0 &&
+          m.getResults().back() ==
+              getAffineDimExpr(g.op.getNumLoops() - 1, g.op.getContext()))
+        narrowest =
+            std::min(narrowest, getElementBytes(mt.getElementType()));
+    }
   int64_t subThreads = (int64_t)llvm::PowerOf2Ceil(
       llvm::divideCeil(chunksPerRow, target.rowChunksPerThread));
   if (clusterSize == 1 && threads == (int64_t)target.warpSize && !shifted &&
-      !group.hasColumnReduce() && subThreads < (int64_t)target.warpSize) {
+      !group.hasColumnReduce() && numChunks == 1 &&
+      vec * narrowest < (int64_t)target.vectorBytes &&
+      subThreads < (int64_t)target.warpSize) {
     for (int64_t r = target.blockSize / subThreads;
          r * subThreads >= (int64_t)target.warpSize; r /= 2)
       if (rows % r == 0 && rows / r >= 2 * (int64_t)target.multiprocessors) {

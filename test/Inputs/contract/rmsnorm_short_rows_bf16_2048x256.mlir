@@ -1,6 +1,6 @@
 // Contract input: RMSNorm over many short bf16 rows (2048 of 256, f32
-// statistics, bf16 gamma and output): 8 threads per row, 8 chunks of 4
-// each, four rows per block (rows_per_block = 4).
+// statistics, bf16 gamma and output): a warp per row, one chunk of 8 per
+// thread, four rows per block (rows_per_block = 4).
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 #col = affine_map<(d0, d1) -> (d1)>
