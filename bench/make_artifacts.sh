@@ -38,7 +38,7 @@ for f in "$ROOT"/examples/*.mlir "$HERE"/inputs/*.mlir; do
 done
 # The contract inputs (odd sizes, f16/bf16, 3-D permutations, two-pass
 # LayerNorm, ...): small, for verification and compute-sanitizer coverage.
-for f in "$ROOT"/test/Inputs/contract/*.mlir; do
+for f in "$ROOT"/test/Inputs/contract/*.mlir "$ROOT"/test/Inputs/records/*.mlir; do
   name=c-$(basename "$f" .mlir | tr '_' '-')
   for p in baseline optimized reference; do
     memopt_compile "$f" --pipeline=$p -o "$OUT/$name.$p"

@@ -183,7 +183,18 @@ def _workloads(torch):
         # One token's projection: bf16 in and out, f32 accumulation.
         return x @ w
 
+    def rope(x, c, s):
+        # Interleaved pairs: fields 0 and 1 of the last dim, tables per
+        # (position, pair) broadcast over heads, f32 math, bf16 out.
+        x0, x1 = x[..., 0].float(), x[..., 1].float()
+        c, s = c[:, None, :], s[:, None, :]
+        return torch.stack([x0 * c - x1 * s, x0 * s + x1 * c], -1).bfloat16()
+
     return {
+        "rope": ("rotary embedding on interleaved pairs, 4x2048x32x64x2 bf16, "
+                 "f32 tables",
+                 lambda: (rand(4, 2048, 32, 64, 2).bfloat16(), rand(2048, 64),
+                          rand(2048, 64)), rope),
         "vecmat": ("decode projection x @ W, 4096 x (4096x14336), bf16",
                    lambda: (rand(4096).bfloat16(),
                             rand(4096, 14336).bfloat16()), vecmat),
@@ -409,8 +420,15 @@ def _jax_workloads(jax):
         return jnp.matmul(x, w, preferred_element_type=jnp.float32).astype(
             jnp.bfloat16)
 
+    def rope(x, c, s):
+        x0 = x[..., 0].astype(jnp.float32)
+        x1 = x[..., 1].astype(jnp.float32)
+        c, s = c[:, None, :], s[:, None, :]
+        return jnp.stack([x0 * c - x1 * s, x0 * s + x1 * c],
+                         -1).astype(jnp.bfloat16)
+
     return {f.__name__: f for f in
-            (vecmat, w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
+            (vecmat, rope, w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
              lnbwdf, rmsbwd, midmean, bnstats, colwide, colnarrow, sm0, sm1, ln0, biasgelu,
              rmsdec,
              addrmsdec, decatt, decattbf)}

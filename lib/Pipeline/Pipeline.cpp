@@ -244,11 +244,14 @@ mlir::memopt::buildLoweringStage(OpPassManager &pm,
 
 LogicalResult mlir::memopt::buildLayoutStage(OpPassManager &pm,
                                              const MemoptPipelineConfig &cfg) {
-  if (!cfg.aosToSoa)
-    return success();
-  MemoptAosToSoaPassOptions opts;
-  opts.keepSignature = cfg.keepSignature;
-  pm.addPass(createMemoptAosToSoaPass(opts));
+  if (cfg.aosToSoa) {
+    MemoptAosToSoaPassOptions opts;
+    opts.keepSignature = cfg.keepSignature;
+    pm.addPass(createMemoptAosToSoaPass(opts));
+  }
+  // Records kept interleaved (every field used) are read as whole records:
+  // a vector covers several of them.
+  pm.addNestedPass<func::FuncOp>(createMemoptWidenRecordsPass());
   return success();
 }
 

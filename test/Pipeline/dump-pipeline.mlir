@@ -52,7 +52,12 @@
 // CHECK-NEXT:    ),
 // The layout stage belongs to the optimizing pipeline only.
 // OPT-NEXT:      memopt-aos-to-soa{keep-signature=false max-record-fields=16 sector-bytes=32},
+// Records kept interleaved are read as whole records.
+// OPT-NEXT:      func.func(
+// OPT-NEXT:        memopt-widen-records
+// OPT-NEXT:      ),
 // BASE-NOT:      memopt-aos-to-soa
+// BASE-NOT:      memopt-widen-records
 // CHECK-NEXT:    one-shot-bufferize{
 // CHECK-SAME:      bufferize-function-boundaries=true
 // CHECK-SAME:      function-boundary-type-conversion=identity-layout-map

@@ -677,6 +677,28 @@ def MemoptInterchangeReductionsPass
   let dependentDialects = ["linalg::LinalgDialect"];
 }
 
+def MemoptWidenRecordsPass
+    : Pass<"memopt-widen-records", "func::FuncOp"> {
+  let summary = "Iterate interleaved small records and their fields as one "
+                "loop";
+  let description = [{
+    An all-parallel linalg.generic on tensors whose last loop walks the K
+    fields of small records (2 <= K <= 16, a power of two: rotary pairs,
+    complex numbers, RGBA) and whose loop before it walks the records,
+    reading some operand at constant field indices (x[..., q, 0]) or once
+    per record (a cos/sin table at q), iterates over records and fields as
+    one loop of Q * K: record operands are collapsed, field c read at
+    (e floordiv K) * K + c, per-record operands at e floordiv K, and
+    linalg.index of the two loops recomputed. Values are unchanged. Kernel
+    formation then gives a thread a vector of whole records, one aligned
+    window serving every lane's read of a field or table (one 16-byte load
+    instead of one narrow load per record and field). Ops reading records
+    in another order keep one record per vector, with a remark.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
+                           "arith::ArithDialect"];
+}
+
 def MemoptSplitReductionsPass
     : Pass<"memopt-split-reductions", "func::FuncOp"> {
   let summary = "One generic per independent output of a multi-result "

@@ -73,7 +73,8 @@ FailureOr<ElementwiseStrategyAttr> kf::selectElementwiseStrategy(
   if (group.inner < 0)
     return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::Rows, 1,
                                         threads);
-  unsigned vec = chooseVectorWidth(group, target);
+  unsigned vec = chooseVectorWidth(group, target, /*rowsMayBeMisaligned=*/false,
+                                   /*windows=*/true);
   unsigned wide =
       chooseVectorWidth(group, target, /*rowsMayBeMisaligned=*/true);
   // A problem that one block of vectors would hold (a few thousand
@@ -113,7 +114,15 @@ LogicalResult kf::checkElementwiseStrategy(const Group &group,
   if (!why.empty())
     return fail() << why;
   int64_t vec = s.getVector();
-  if (!isVectorAllowed(vec, getWidestElementBytes(group), target))
+  if (hasWindowAccesses(group)) {
+    // Windowed reads (records' fields, per-record tables): each access by
+    // its own width.
+    if (s.getLayout() != ElementwiseLayout::Rows && vec > 1)
+      return fail() << "windowed reads need the rows layout";
+    if (!llvm::isPowerOf2_64(vec) ||
+        !fitsWindowedAccesses(group, target, vec, why))
+      return fail() << (why.empty() ? "vector must be a power of two" : why);
+  } else if (!isVectorAllowed(vec, getWidestElementBytes(group), target))
     return fail() << "vector must be a power of two of at most "
                   << target.vectorBytes << " bytes of the widest element";
   if (s.getThreads() < 1 || s.getThreads() > (int64_t)target.maxThreadsPerBlock)
@@ -215,6 +224,7 @@ void kf::emitElementwiseKernel(RewriterBase &b, Group &group,
       createLinearLaunch(b, loc, total, s.getThreads(), linear);
   EmitState st(loc);
   st.vec = vec;
+  st.windowBytes = target.vectorBytes;
   Value chunk = linear, row = linear;
   if (!scalarOnly) {
     chunk = arith::RemUIOp::create(b, loc, linear, cIdx(b, loc, chunksPerRow));

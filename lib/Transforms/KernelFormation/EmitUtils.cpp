@@ -19,6 +19,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/bit.h"
 
 using namespace mlir;
 using namespace mlir::memopt;
@@ -184,6 +185,12 @@ SmallVector<Value> kf::loadOperandUncached(OpBuilder &b, EmitState &st,
       return loadLanes(b, loc, it->second,
                        {st.stagedChunk, st.stagedTid, cIdx(b, loc, 0)}, st.vec);
   }
+  std::optional<LaneWindow> window;
+  if (!contiguous && st.vec > 1 && st.windowBytes)
+    window = getLaneWindow(v, map, innerDim, st.vec,
+                           st.windowBytes / getElementBytes(
+                                                cast<MemRefType>(v.getType())
+                                                    .getElementType()));
   for (unsigned c = 0; c < numChunks; ++c) {
     Value base = st.chunkBase[c];
     if (st.chunkValid[c]) // Out-of-row chunks read element 0 instead.
@@ -191,6 +198,16 @@ SmallVector<Value> kf::loadOperandUncached(OpBuilder &b, EmitState &st,
                                      cIdx(b, loc, 0));
     SmallVector<Value> ivs(st.outerIds);
     ivs.push_back(base);
+    if (window) {
+      // One aligned window serves every lane (the fields of a chunk's
+      // records, a per-record table).
+      SmallVector<Value> win =
+          loadLanes(b, loc, v, expandIndices(b, loc, window->baseMap, ivs),
+                    window->width);
+      for (unsigned l = 0; l < st.vec; ++l)
+        lanes.push_back(win[window->lane[l]]);
+      continue;
+    }
     if (contiguous && st.vec > 1) {
       llvm::append_range(
           lanes, loadLanes(b, loc, v, expandIndices(b, loc, map, ivs), st.vec));
@@ -360,38 +377,200 @@ void kf::emitOp(OpBuilder &b, EmitState &st, const GroupOp &g,
   partial = acc;
 }
 
+std::optional<LaneWindow> kf::getLaneWindow(Value memref, AffineMap map,
+                                            unsigned inner, unsigned vec,
+                                            unsigned maxWidth) {
+  auto mt = dyn_cast<MemRefType>(memref.getType());
+  unsigned nr = map.getNumResults();
+  if (!mt || !mt.hasStaticShape() || nr == 0 || vec < 2)
+    return std::nullopt;
+  for (unsigned i = 0; i + 1 < nr; ++i)
+    if (map.getResult(i).isFunctionOfDim(inner))
+      return std::nullopt;
+  AffineExpr last = map.getResults().back();
+  if (!last.isFunctionOfDim(inner))
+    return std::nullopt;
+  MLIRContext *ctx = map.getContext();
+  unsigned nd = map.getNumDims(), ns = map.getNumSymbols();
+  // The last index at lane l of a chunk starting at t * vec.
+  AffineExpr t = getAffineDimExpr(nd, ctx);
+  auto at = [&](int64_t l) {
+    SmallVector<AffineExpr> repl;
+    for (unsigned d = 0; d < nd; ++d)
+      repl.push_back(d == inner ? t * (int64_t)vec + l
+                                : getAffineDimExpr(d, ctx));
+    return simplifyAffineExpr(last.replaceDims(repl), nd + 1, ns);
+  };
+  AffineExpr e0 = at(0);
+  SmallVector<int64_t> delta;
+  int64_t lo = 0, hi = 0;
+  for (unsigned l = 0; l < vec; ++l) {
+    auto c = dyn_cast<AffineConstantExpr>(
+        simplifyAffineExpr(at(l) - e0, nd + 1, ns));
+    if (!c)
+      return std::nullopt;
+    delta.push_back(c.getValue());
+    lo = std::min(lo, c.getValue());
+    hi = std::max(hi, c.getValue());
+  }
+  // e0 = rest + c0, rest a multiple of its known divisor.
+  int64_t c0 = 0;
+  AffineExpr rest = e0;
+  if (auto c = dyn_cast<AffineConstantExpr>(e0)) {
+    c0 = c.getValue();
+    rest = getAffineConstantExpr(0, ctx);
+  } else if (auto add = dyn_cast<AffineBinaryOpExpr>(e0);
+             add && add.getKind() == AffineExprKind::Add) {
+    if (auto c = dyn_cast<AffineConstantExpr>(add.getRHS())) {
+      c0 = c.getValue();
+      rest = add.getLHS();
+    }
+  }
+  int64_t divisor = rest.getLargestKnownDivisor();
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(mt.getStridesAndOffset(strides, offset)) || strides.back() != 1 ||
+      ShapedType::isDynamic(offset))
+    return std::nullopt;
+  // The widest window within what the chunk's own lanes span (the next
+  // chunk starts `stride` elements on): a field's window then covers the
+  // chunk's whole records, read by one load with the other fields, and a
+  // per-record table's only this chunk's entries.
+  auto strideExpr = dyn_cast<AffineConstantExpr>(
+      simplifyAffineExpr(at(vec) - e0, nd + 1, ns));
+  int64_t span = strideExpr ? strideExpr.getValue() : 0;
+  unsigned widest = std::min<int64_t>(
+      std::min<int64_t>(vec, maxWidth),
+      span > 0 ? (int64_t)llvm::bit_floor((uint64_t)span) : 1);
+  std::optional<LaneWindow> best;
+  for (unsigned w = llvm::PowerOf2Ceil(hi - lo + 1); w <= vec; w *= 2) {
+    if (best && w > widest)
+      break;
+    // Windows stay aligned and inside the last dim (a multiple of w).
+    if (divisor % w != 0 || offset % w != 0 || mt.getShape().back() % w != 0 ||
+        llvm::any_of(ArrayRef(strides).drop_back(), [&](int64_t s) {
+          return ShapedType::isDynamic(s) || s % w != 0;
+        }))
+      break;
+    int64_t shift = ((c0 + lo) % (int64_t)w + w) % w;
+    if (hi - lo + shift >= (int64_t)w)
+      continue;
+    LaneWindow win;
+    win.width = w;
+    for (int64_t d : delta)
+      win.lane.push_back(d - lo + shift);
+    SmallVector<AffineExpr> results(map.getResults());
+    results.back() = simplifyAffineExpr(last + (lo - shift), nd, ns);
+    win.baseMap = AffineMap::get(nd, ns, results, ctx);
+    best = win;
+  }
+  return best;
+}
+
+/// Reads of `g`'s memref operands along its inner loop, with whether each
+/// walks it contiguously.
+static SmallVector<std::pair<OpOperand *, bool>>
+getRowAccesses(const GroupOp &g) {
+  SmallVector<std::pair<OpOperand *, bool>> accesses;
+  if (g.role == RowRole::Scalar)
+    return accesses;
+  unsigned inner = g.op.getNumLoops() - 1;
+  for (OpOperand &operand : g.op->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    AffineMap m = g.op.getMatchingIndexingMap(&operand);
+    if (!m.isFunctionOfDim(inner))
+      continue;
+    auto last = dyn_cast<AffineDimExpr>(m.getResults().back());
+    accesses.push_back({&operand, last && last.getPosition() == inner});
+  }
+  return accesses;
+}
+
+bool kf::hasWindowAccesses(const Group &group) {
+  return llvm::any_of(group.ops, [](const GroupOp &g) {
+    return llvm::any_of(getRowAccesses(g),
+                        [](auto access) { return !access.second; });
+  });
+}
+
+bool kf::fitsWindowedAccesses(const Group &group,
+                              const KernelTargetInfo &target, unsigned vec,
+                              std::string &why) {
+  if (vec > 1 && group.inner % vec != 0) {
+    why = "rows are not a multiple of the vector";
+    return false;
+  }
+  for (const GroupOp &g : group.ops)
+    for (auto [operand, contiguous] : getRowAccesses(g)) {
+      auto mt = cast<MemRefType>(operand->get().getType());
+      int64_t bytes = getElementBytes(mt.getElementType());
+      unsigned width = vec;
+      if (!contiguous && vec > 1) {
+        std::optional<LaneWindow> w =
+            getLaneWindow(operand->get(), g.op.getMatchingIndexingMap(operand),
+                          g.op.getNumLoops() - 1, vec,
+                          target.vectorBytes / bytes);
+        if (!w) {
+          why = "an operand's lanes are not read from one aligned window";
+          return false;
+        }
+        width = w->width;
+      } else if (vec > 1) {
+        SmallVector<int64_t> strides;
+        int64_t offset;
+        if (failed(mt.getStridesAndOffset(strides, offset)) ||
+            strides.empty() || strides.back() != 1) {
+          why = "an operand is strided along the row";
+          return false;
+        }
+      }
+      if (width * bytes > target.vectorBytes) {
+        why = "an access would be wider than the target's vector bytes";
+        return false;
+      }
+    }
+  return true;
+}
+
 unsigned kf::chooseVectorWidth(const Group &group,
                                const KernelTargetInfo &target,
-                               bool rowsMayBeMisaligned) {
+                               bool rowsMayBeMisaligned, bool windows) {
+  if (windows && hasWindowAccesses(group)) {
+    // Each access by its own width: a bf16 pair's f32 table is read as
+    // half a vector of f32 per vector of bf16 lanes.
+    if (rowsMayBeMisaligned)
+      return 1;
+    int64_t minBytes = target.vectorBytes;
+    for (const GroupOp &g : group.ops)
+      for (OpOperand &operand : g.op->getOpOperands())
+        if (auto mt = dyn_cast<MemRefType>(operand.get().getType()))
+          minBytes = std::min(minBytes, getElementBytes(mt.getElementType()));
+    std::string why;
+    for (unsigned v = target.vectorBytes / minBytes; v > 1; v /= 2)
+      if (fitsWindowedAccesses(group, target, v, why))
+        return v;
+    return 1;
+  }
   int64_t maxBytes = getWidestElementBytes(group);
   unsigned vec = std::max<int64_t>(1, target.vectorBytes / maxBytes);
   while (!rowsMayBeMisaligned && vec > 1 && group.inner % vec != 0)
     vec /= 2;
   // A gather along the row (an AoS field, a strided read) gains nothing from
   // several lanes per thread and loses memory parallelism: one lane then.
-  for (const GroupOp &g : group.ops) {
-    if (g.role == RowRole::Scalar)
-      continue;
-    unsigned inner = g.op.getNumLoops() - 1;
-    for (OpOperand &operand : g.op->getOpOperands()) {
-      if (!isa<MemRefType>(operand.get().getType()))
-        continue;
-      AffineMap m = g.op.getMatchingIndexingMap(&operand);
-      if (!m.isFunctionOfDim(inner))
-        continue;
-      auto last = dyn_cast<AffineDimExpr>(m.getResults().back());
-      if (!last || last.getPosition() != inner)
+  for (const GroupOp &g : group.ops)
+    for (auto [operand, contiguous] : getRowAccesses(g)) {
+      if (!contiguous)
         return 1;
       // Nor through a view strided along its last dim (a permuted buffer
       // of memopt-interchange-normalizations): vectors need unit stride.
       SmallVector<int64_t> strides;
       int64_t offset;
-      auto mt = cast<MemRefType>(operand.get().getType());
+      auto mt = cast<MemRefType>(operand->get().getType());
       if (failed(mt.getStridesAndOffset(strides, offset)) ||
           strides.empty() || strides.back() != 1)
         return 1;
     }
-  }
   return vec;
 }
 

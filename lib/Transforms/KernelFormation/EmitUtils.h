@@ -38,6 +38,9 @@ struct EmitState {
   /// Whether each chunk lies inside the row (null = always).
   SmallVector<Value> chunkValid;
   unsigned vec = 1;
+  /// Widest windowed read (bytes; the target's vector bytes where the
+  /// strategy reads fields and tables through windows, 0: lane by lane).
+  unsigned windowBytes = 0;
   /// Shifted chunks (rows whose length is not a multiple of `vec`): chunk
   /// boundaries follow the buffer's `vec`-element alignment, so a row's
   /// first and last chunks are partial. Then, per chunk, the flat element
@@ -161,10 +164,44 @@ SmallVector<Value> loadOperandUncached(OpBuilder &b, EmitState &st,
 void emitOp(OpBuilder &b, EmitState &st, const GroupOp &g, unsigned numChunks,
             Value &partial);
 
+/// The lanes of a chunk (`vec` lanes from a multiple of `vec` along the
+/// inner loop) reading `memref` through `map` where its last result is not
+/// the inner loop itself but an affine function of it (a field of
+/// interleaved records, (e floordiv K) * K + c; a per-record table,
+/// e floordiv K): lane l reads element `lane[l]` of one aligned window of
+/// `width` elements whose first element `baseMap` gives at the chunk's
+/// first lane.
+struct LaneWindow {
+  unsigned width = 0;
+  SmallVector<int64_t> lane;
+  AffineMap baseMap;
+};
+
+/// The window of `map`'s reads at `vec` lanes, if one aligned window of at
+/// most `vec` elements holds them and `memref` keeps windows aligned (its
+/// strides and offset multiples of the width). The window is the widest
+/// aligned one of at most `maxWidth` elements within the chunk's own span.
+std::optional<LaneWindow> getLaneWindow(Value memref, AffineMap map,
+                                        unsigned inner, unsigned vec,
+                                        unsigned maxWidth);
+
 /// Widest vector width (elements) such that every row-vector access of the
-/// group is aligned and the inner size is a multiple of it.
+/// group is aligned and the inner size is a multiple of it. With `windows`,
+/// reads through affine functions of the inner loop that one aligned window
+/// per chunk serves (records' fields, per-record tables) count by their
+/// window's bytes, and each access stays within the target's vector bytes.
 unsigned chooseVectorWidth(const Group &group, const KernelTargetInfo &target,
-                           bool rowsMayBeMisaligned = false);
+                           bool rowsMayBeMisaligned = false,
+                           bool windows = false);
+
+/// Whether the group reads some buffer through such a window.
+bool hasWindowAccesses(const Group &group);
+
+/// Whether every access of the group at `vec` lanes fits the target's
+/// vector bytes (contiguous ones vec elements, windows their width), each
+/// window aligned; `why` says which does not.
+bool fitsWindowedAccesses(const Group &group, const KernelTargetInfo &target,
+                          unsigned vec, std::string &why);
 
 /// Stores the group's externally visible results for this thread.
 void storeResults(OpBuilder &b, EmitState &st, const Group &group,
