@@ -39,6 +39,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::memopt {
 #define GEN_PASS_DEF_MEMOPTWIDENRECORDSPASS
@@ -192,56 +193,95 @@ namespace {
 struct MemoptWidenRecordsPass final
     : memopt::impl::MemoptWidenRecordsPassBase<MemoptWidenRecordsPass> {
   void runOnOperation() override {
-    SmallVector<linalg::GenericOp> candidates;
+    struct Candidate {
+      unsigned q;
+      int64_t Q, K;
+      SmallVector<RecordUse> uses;
+      bool narrow;
+    };
+    SmallVector<linalg::GenericOp> order;
+    llvm::MapVector<Operation *, Candidate> eligible;
     getOperation().walk([&](linalg::GenericOp g) {
-      if (g.hasPureTensorSemantics() && g.getNumLoops() >= 2 &&
-          g.getNumReductionLoops() == 0)
-        candidates.push_back(g);
-    });
-    IRRewriter rewriter(&getContext());
-    for (linalg::GenericOp g : candidates) {
+      if (!g.hasPureTensorSemantics() || g.getNumLoops() < 2 ||
+          g.getNumReductionLoops() != 0)
+        return;
       unsigned n = g.getNumLoops();
       SmallVector<int64_t> ranges = g.getStaticLoopRanges();
       unsigned q = n - 2;
       int64_t Q = ranges[q], K = ranges[n - 1];
       if (ShapedType::isDynamic(Q) || ShapedType::isDynamic(K) || K < 2 ||
           K > 16 || !llvm::isPowerOf2_64(K))
-        continue;
+        return;
       std::string why;
-      SmallVector<RecordUse> uses;
-      bool narrow = false, ok = true;
+      Candidate c{q, Q, K, {}, false};
+      bool ok = true;
       for (OpOperand &operand : g->getOpOperands()) {
         FailureOr<RecordUse> use =
             classifyUse(g.getMatchingIndexingMap(&operand),
                         operand.get().getType(), q, Q, K, why);
+        if (succeeded(use) && g.isDpsInit(&operand) &&
+            *use != RecordUse::Whole) {
+          why = "an output is not written as whole records";
+          use = failure();
+        }
         if (failed(use)) {
           ok = false;
           break;
         }
-        if (g.isDpsInit(&operand) && *use != RecordUse::Whole) {
-          why = "an output is not written as whole records";
-          ok = false;
-          break;
-        }
-        narrow |= *use == RecordUse::Field || *use == RecordUse::PerRecord;
-        uses.push_back(*use);
+        c.narrow |= *use == RecordUse::Field || *use == RecordUse::PerRecord;
+        c.uses.push_back(*use);
       }
-      // Only ops that read fields or per-record values are narrow today.
-      bool readsFields = llvm::any_of(g.getIndexingMapsArray(), [](AffineMap m) {
-        return m.getNumResults() && isa<AffineConstantExpr>(m.getResults().back());
-      });
       if (!ok) {
-        if (readsFields)
+        if (llvm::any_of(g.getIndexingMapsArray(), [](AffineMap m) {
+              return m.getNumResults() &&
+                     isa<AffineConstantExpr>(m.getResults().back());
+            }))
           g.emitRemark("records of ")
               << K << " fields keep one record per vector: " << why;
-        continue;
+        return;
       }
-      if (!narrow)
+      eligible[g] = std::move(c);
+    });
+    // Ops that read fields or per-record values are narrow; ops over whole
+    // records producing or consuming theirs follow them (so that they
+    // still fuse over the same loops) and so on.
+    DenseSet<Operation *> chosen;
+    SmallVector<Operation *> work;
+    for (auto &[op, c] : eligible)
+      if (c.narrow) {
+        chosen.insert(op);
+        work.push_back(op);
+      }
+    auto visit = [&](Operation *other, int64_t K) {
+      auto it = eligible.find(other);
+      if (it != eligible.end() && it->second.K == K &&
+          chosen.insert(other).second)
+        work.push_back(other);
+    };
+    while (!work.empty()) {
+      Operation *op = work.pop_back_val();
+      int64_t K = eligible[op].K;
+      for (Value v : op->getOperands())
+        if (Operation *def = v.getDefiningOp())
+          visit(def, K);
+      for (Operation *user : op->getUsers())
+        visit(user, K);
+    }
+    IRRewriter rewriter(&getContext());
+    for (auto &[op, c] : eligible) {
+      if (!chosen.contains(op))
         continue;
-      g.emitRemark("records of ")
-          << K << " fields and their " << Q << " records iterated as one loop of "
-          << Q * K << ": a vector covers whole records";
-      widen(rewriter, g, q, K, uses);
+      auto g = cast<linalg::GenericOp>(op);
+      if (c.narrow)
+        g.emitRemark("records of ")
+            << c.K << " fields and their " << c.Q
+            << " records iterated as one loop of " << c.Q * c.K
+            << ": a vector covers whole records";
+      else
+        g.emitRemark("records of ")
+            << c.K << " fields iterated with their records as one loop of "
+            << c.Q * c.K << ", as the ops it shares records with";
+      widen(rewriter, g, c.q, c.K, c.uses);
     }
   }
 };
