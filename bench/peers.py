@@ -190,7 +190,23 @@ def _workloads(torch):
         c, s = c[:, None, :], s[:, None, :]
         return torch.stack([x0 * c - x1 * s, x0 * s + x1 * c], -1).bfloat16()
 
+    def ropef16(x, c, s):
+        x0, x1 = x[..., 0].float(), x[..., 1].float()
+        c, s = c[:, None, :].float(), s[:, None, :].float()
+        return torch.stack([x0 * c - x1 * s, x0 * s + x1 * c], -1).half()
+
+    def cmul(a, b):
+        return torch.view_as_real(torch.view_as_complex(a) *
+                                  torch.view_as_complex(b))
+
     return {
+        "ropef16": ("rotary embedding on interleaved pairs, 8x1024x16x32x2 "
+                    "f16, f16 tables",
+                    lambda: (rand(8, 1024, 16, 32, 2).half(),
+                             rand(1024, 32).half(), rand(1024, 32).half()),
+                    ropef16),
+        "cmul": ("complex multiplication of interleaved f32, 4096x8192x2",
+                 lambda: (rand(4096, 8192, 2), rand(4096, 8192, 2)), cmul),
         "rope": ("rotary embedding on interleaved pairs, 4x2048x32x64x2 bf16, "
                  "f32 tables",
                  lambda: (rand(4, 2048, 32, 64, 2).bfloat16(), rand(2048, 64),
@@ -420,6 +436,18 @@ def _jax_workloads(jax):
         return jnp.matmul(x, w, preferred_element_type=jnp.float32).astype(
             jnp.bfloat16)
 
+    def ropef16(x, c, s):
+        x0 = x[..., 0].astype(jnp.float32)
+        x1 = x[..., 1].astype(jnp.float32)
+        c = c[:, None, :].astype(jnp.float32)
+        s = s[:, None, :].astype(jnp.float32)
+        return jnp.stack([x0 * c - x1 * s, x0 * s + x1 * c],
+                         -1).astype(jnp.float16)
+
+    def cmul(a, b):
+        ar, ai, br, bi = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
+        return jnp.stack([ar * br - ai * bi, ar * bi + ai * br], -1)
+
     def rope(x, c, s):
         x0 = x[..., 0].astype(jnp.float32)
         x1 = x[..., 1].astype(jnp.float32)
@@ -428,7 +456,7 @@ def _jax_workloads(jax):
                          -1).astype(jnp.bfloat16)
 
     return {f.__name__: f for f in
-            (vecmat, rope, w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
+            (vecmat, rope, ropef16, cmul, w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
              lnbwdf, rmsbwd, midmean, bnstats, colwide, colnarrow, sm0, sm1, ln0, biasgelu,
              rmsdec,
              addrmsdec, decatt, decattbf)}
