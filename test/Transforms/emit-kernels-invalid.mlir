@@ -313,3 +313,48 @@ func.func @f(%x: memref<32x1024xf32>, %s: memref<32xf32>) {
   }
   return
 }
+
+// -----
+
+// Windowed reads in shifted rows.
+func.func @f(%x: memref<5x96xf32>, %t: memref<5x48xf32>, %y: memref<5x96xf32>) {
+  // expected-error @+1 {{windowed reads need the rows layout}}
+  memopt.kernel_group attributes {strategy = #memopt.elementwise<layout = shifted_rows, vector = 4, threads = 256, windowed = true>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, (d1 floordiv 2) * 2)>, affine_map<(d0, d1) -> (d0, d1 floordiv 2)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %t : memref<5x96xf32>, memref<5x48xf32>) outs(%y : memref<5x96xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %r = arith.mulf %a, %b : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Windowed reads of one lane.
+func.func @f(%x: memref<5x96xf32>, %t: memref<5x48xf32>, %y: memref<5x96xf32>) {
+  // expected-error @+1 {{windowed reads need a vector of several lanes}}
+  memopt.kernel_group attributes {strategy = #memopt.elementwise<layout = rows, vector = 1, threads = 256, windowed = true>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, (d1 floordiv 2) * 2)>, affine_map<(d0, d1) -> (d0, d1 floordiv 2)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %t : memref<5x96xf32>, memref<5x48xf32>) outs(%y : memref<5x96xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %r = arith.mulf %a, %b : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// A window of 8 f32 lanes: wider than the target's 16-byte accesses.
+func.func @f(%x: memref<5x96xf32>, %t: memref<5x48xf32>, %y: memref<5x96xf32>) {
+  // expected-error @+1 {{an access would be wider than the target's vector bytes}}
+  memopt.kernel_group attributes {strategy = #memopt.elementwise<layout = rows, vector = 8, threads = 256, windowed = true>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, (d1 floordiv 2) * 2)>, affine_map<(d0, d1) -> (d0, d1 floordiv 2)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %t : memref<5x96xf32>, memref<5x48xf32>) outs(%y : memref<5x96xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %r = arith.mulf %a, %b : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}

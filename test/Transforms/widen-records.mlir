@@ -19,7 +19,7 @@
 // CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1], [2, 3]] output_shape [37, 5, 16, 2]
 // REM: widen-records.mlir:[[@LINE+5]]:{{.*}} remark: records of 2 fields and their 16 records iterated as one loop of 32: a vector covers whole records
 // PLAN-LABEL: func.func @pairs
-// PLAN: #memopt.elementwise<layout = rows, vector = 8, threads = 256>
+// PLAN: #memopt.elementwise<layout = rows, vector = 8, threads = 256, windowed = true>
 func.func @pairs(%x: tensor<37x5x16x2xbf16>, %cos: tensor<37x16xf32>, %sin: tensor<37x16xf32>) -> tensor<37x5x16x2xbf16> {
   %e = tensor.empty() : tensor<37x5x16x2xbf16>
   %r = linalg.generic {indexing_maps = [affine_map<(s, h, p, c) -> (s, h, p, 0)>, affine_map<(s, h, p, c) -> (s, h, p, 1)>, affine_map<(s, h, p, c) -> (s, p)>, affine_map<(s, h, p, c) -> (s, p)>, affine_map<(s, h, p, c) -> (s, h, p, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}

@@ -428,8 +428,44 @@ def elementwise(rows, n, broadcast):
         "control": ("%two = arith.constant 2.0 : f32", "%two = arith.constant 2.001 : f32", "a scale 0.05% off"),
     }
 
-def ew(layout, vector, threads):
-    return f"#memopt.elementwise<layout = {layout}, vector = {vector}, threads = {threads}>"
+def ew(layout, vector, threads, windowed=False):
+    w = ", windowed = true" if windowed else ""
+    return f"#memopt.elementwise<layout = {layout}, vector = {vector}, threads = {threads}{w}>"
+
+def records(rows, pairs):
+    """A rotation of pairs after memopt-widen-records: fields 0 and 1 of x
+    at (e floordiv 2) * 2 + c, a per-pair table at e floordiv 2."""
+    n = 2 * pairs
+    f0 = "affine_map<(d0, d1) -> (d0, (d1 floordiv 2) * 2)>"
+    f1 = "affine_map<(d0, d1) -> (d0, (d1 floordiv 2) * 2 + 1)>"
+    tb = "affine_map<(d0, d1) -> (d0, d1 floordiv 2)>"
+    xs, ts = f"memref<{rows}x{n}xf32>", f"memref<{rows}x{pairs}xf32>"
+    return {
+        "args": [("x", [rows, n], "f32", "in"), ("c", [rows, pairs], "f32", "in"),
+                 ("s", [rows, pairs], "f32", "in"), ("y", [rows, n], "f32", "out")],
+        "body": {
+            "pre": "",
+            "ops": f"""linalg.generic {{indexing_maps = [{f0}, {f1}, {tb}, {tb}, {ID2}], iterator_types = ["parallel", "parallel"]}}
+    ins(%x, %x, %c, %s : {xs}, {xs}, {ts}, {ts}) outs(%y : {xs}) {{
+^bb0(%a: f32, %b: f32, %co: f32, %si: f32, %o: f32):
+  %e = linalg.index 1 : index
+  %two = arith.constant 2 : index
+  %zero = arith.constant 0 : index
+  %k = arith.remui %e, %two : index
+  %is0 = arith.cmpi eq, %k, %zero : index
+  %ac = arith.mulf %a, %co : f32
+  %bs = arith.mulf %b, %si : f32
+  %as = arith.mulf %a, %si : f32
+  %bc = arith.mulf %b, %co : f32
+  %r0 = arith.subf %ac, %bs : f32
+  %r1 = arith.addf %as, %bc : f32
+  %r = arith.select %is0, %r0, %r1 : f32
+  linalg.yield %r : f32
+}}""",
+            "post": "",
+        },
+        "control": ("%r1 = arith.addf %as, %bc : f32", "%r1 = arith.subf %as, %bc : f32", "the second field's sign flipped"),
+    }
 
 def colsum(rows, cols):
     fill = f"""linalg.generic {{indexing_maps = [{SC1}, {ID1}], iterator_types = ["parallel"]}}
@@ -625,6 +661,17 @@ def main():
         (ew("flat", 2, 32), "flat chunks of 2, 32 threads"),
     ]
     gen("elementwise-flat", s, out)
+    # 5 rows of 48 pairs (after memopt-widen-records): the fields and the
+    # tables read through one aligned window per chunk, or lane by lane.
+    s = records(5, 48)
+    s["cases"] = [
+        (ew("rows", 4, 256, windowed=True), "what the selector picks: chunks of 4 lanes (2 pairs), fields and tables through windows"),
+        (ew("rows", 4, 256), "the same chunks, fields and tables read lane by lane"),
+        (ew("rows", 2, 32), "chunks of one pair, 32 threads, lane by lane"),
+        (ew("rows", 2, 64, windowed=True), "chunks of one pair, windows of 2 and 1 elements"),
+        (ew("rows", 1, 64), "scalar lanes"),
+    ]
+    gen("elementwise-records", s, out)
     # Column sums of 300 x 96 (too few columns to fill the GPU: row slices).
     s = colsum(300, 96)
     # Sums of 300 terms of magnitude up to 2 in another order: f32 rounding

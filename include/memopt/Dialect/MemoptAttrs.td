@@ -168,11 +168,18 @@ def Memopt_ElementwiseStrategyAttr
     multiple of `vector`); `shifted_rows`: row chunks shifted to the
     buffers' alignment, partial chunks masked; `flat`: the whole space as
     one array (every buffer row-shaped), the last chunk masked.
+    `windowed` (rows layout only): operands read through an affine function
+    of the inner loop other than the loop itself (records' fields at
+    `(e floordiv K) * K + c`, per-record tables at `e floordiv K`) are
+    loaded as one aligned window per chunk, at most the target's vector
+    bytes wide, and their lanes picked from it in registers; without it such
+    operands are read lane by lane. Printed only when set.
   }];
   let parameters = (ins
     EnumParameter<Memopt_ElementwiseLayout>:$layout,
     "int64_t":$vector,
-    "int64_t":$threads);
+    "int64_t":$threads,
+    DefaultValuedParameter<"bool", "false">:$windowed);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

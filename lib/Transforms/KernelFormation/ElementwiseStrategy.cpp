@@ -72,7 +72,7 @@ FailureOr<ElementwiseStrategyAttr> kf::selectElementwiseStrategy(
   int64_t threads = target.blockSize;
   if (group.inner < 0)
     return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::Rows, 1,
-                                        threads);
+                                        threads, false);
   unsigned vec = chooseVectorWidth(group, target, /*rowsMayBeMisaligned=*/false,
                                    /*windows=*/true);
   unsigned wide =
@@ -88,19 +88,21 @@ FailureOr<ElementwiseStrategyAttr> kf::selectElementwiseStrategy(
       group.numRows() * (int64_t)llvm::divideCeil(group.inner, lanes) <
           threads)
     return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::Rows, 1,
-                                        threads);
+                                        threads, false);
   if (wide > vec) {
     if (canUseFlat(group))
       return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::Flat, wide,
-                                          threads);
+                                          threads, false);
     // Otherwise (row-scalar or broadcast operands) the rows' chunks are
     // shifted to the buffers' alignment as in row kernels.
     if (group.inner > (int64_t)wide)
       return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::ShiftedRows,
-                                          wide, threads);
+                                          wide, threads, false);
   }
   return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::Rows, vec,
-                                      threads);
+                                      threads,
+                                      /*windowed=*/vec > 1 &&
+                                          hasWindowAccesses(group));
 }
 
 LogicalResult kf::checkElementwiseStrategy(const Group &group,
@@ -114,11 +116,13 @@ LogicalResult kf::checkElementwiseStrategy(const Group &group,
   if (!why.empty())
     return fail() << why;
   int64_t vec = s.getVector();
-  if (hasWindowAccesses(group)) {
+  if (s.getWindowed()) {
     // Windowed reads (records' fields, per-record tables): each access by
     // its own width.
-    if (s.getLayout() != ElementwiseLayout::Rows && vec > 1)
+    if (s.getLayout() != ElementwiseLayout::Rows)
       return fail() << "windowed reads need the rows layout";
+    if (vec < 2)
+      return fail() << "windowed reads need a vector of several lanes";
     if (!llvm::isPowerOf2_64(vec) ||
         !fitsWindowedAccesses(group, target, vec, why))
       return fail() << (why.empty() ? "vector must be a power of two" : why);
@@ -224,7 +228,7 @@ void kf::emitElementwiseKernel(RewriterBase &b, Group &group,
       createLinearLaunch(b, loc, total, s.getThreads(), linear);
   EmitState st(loc);
   st.vec = vec;
-  st.windowBytes = target.vectorBytes;
+  st.windowBytes = s.getWindowed() ? target.vectorBytes : 0;
   Value chunk = linear, row = linear;
   if (!scalarOnly) {
     chunk = arith::RemUIOp::create(b, loc, linear, cIdx(b, loc, chunksPerRow));

@@ -467,10 +467,8 @@ std::optional<LaneWindow> kf::getLaneWindow(Value memref, AffineMap map,
   return best;
 }
 
-/// Reads of `g`'s memref operands along its inner loop, with whether each
-/// walks it contiguously.
-static SmallVector<std::pair<OpOperand *, bool>>
-getRowAccesses(const GroupOp &g) {
+SmallVector<std::pair<OpOperand *, bool>>
+kf::getRowAccesses(const GroupOp &g) {
   SmallVector<std::pair<OpOperand *, bool>> accesses;
   if (g.role == RowRole::Scalar)
     return accesses;

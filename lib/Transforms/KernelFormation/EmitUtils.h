@@ -185,6 +185,11 @@ std::optional<LaneWindow> getLaneWindow(Value memref, AffineMap map,
                                         unsigned inner, unsigned vec,
                                         unsigned maxWidth);
 
+/// Memref operands of `g` read or written through a function of its inner
+/// loop, each with whether it walks that loop contiguously (its last index
+/// is the inner loop itself). None for ops computing a row's scalars.
+SmallVector<std::pair<OpOperand *, bool>> getRowAccesses(const GroupOp &g);
+
 /// Widest vector width (elements) such that every row-vector access of the
 /// group is aligned and the inner size is a multiple of it. With `windows`,
 /// reads through affine functions of the inner loop that one aligned window

@@ -1,0 +1,235 @@
+//===- RowSoftmax.cpp - online softmax in row kernels -*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Softmax's maximum and sum exchanged once (online softmax) in the row
+// family's kernels split over clusters: the matcher and the emitter.
+//
+//===----------------------------------------------------------------------===//
+#include "RowFamily.h"
+#include "Strategies.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::memopt;
+using namespace mlir::memopt::kf;
+
+/// Whether the arg of `op`'s body for `operand` is used only as
+/// `exp(v - arg)` whose result is the op's only yielded value, `v` being
+/// `op`'s input read from `valuesRoot` through `valuesMap`.
+static bool isExpOfDifference(linalg::GenericOp op, OpOperand &operand,
+                              Value valuesRoot, AffineMap valuesMap) {
+  if (op.getNumDpsInits() != 1)
+    return false;
+  BlockArgument m = op.getMatchingBlockArgument(&operand);
+  if (!m.hasOneUse())
+    return false;
+  auto sub = dyn_cast<arith::SubFOp>(*m.getUsers().begin());
+  if (!sub || sub.getRhs() != m || sub.getLhs() == m || !sub->hasOneUse())
+    return false;
+  auto v = dyn_cast<BlockArgument>(sub.getLhs());
+  if (!v || v.getOwner() != op.getBody() ||
+      v.getArgNumber() >= op.getNumDpsInputs())
+    return false;
+  OpOperand *vIn = op.getDpsInputOperand(v.getArgNumber());
+  if (getRootBuffer(vIn->get()) != valuesRoot ||
+      op.getMatchingIndexingMap(vIn) != valuesMap)
+    return false;
+  auto exp = dyn_cast<math::ExpOp>(*sub->getUsers().begin());
+  if (!exp || !exp->hasOneUse())
+    return false;
+  auto yield = dyn_cast<linalg::YieldOp>(*exp->getUsers().begin());
+  return yield && yield.getNumOperands() == 1;
+}
+
+/// Whether `op`'s body is exactly `yield combiner(in, acc)` over its one
+/// input.
+template <typename CombinerOp>
+static bool isPlainReduction(linalg::GenericOp op) {
+  Block *body = op.getBody();
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      body->getOperations().size() != 2)
+    return false;
+  auto comb = dyn_cast<CombinerOp>(body->front());
+  if (!comb)
+    return false;
+  Value in = body->getArgument(0), acc = body->getArgument(1);
+  bool args = (comb.getLhs() == in && comb.getRhs() == acc) ||
+              (comb.getLhs() == acc && comb.getRhs() == in);
+  return args && body->getTerminator()->getOperand(0) == comb.getResult();
+}
+
+/// Matches the online softmax form at reduction `i` of `group`.
+std::optional<OnlineSoftmax> kf::matchOnlineSoftmax(const Group &group,
+                                                    size_t i) {
+  const GroupOp &max = group.ops[i];
+  if (max.kind != arith::AtomicRMWKind::maxnumf &&
+      max.kind != arith::AtomicRMWKind::maximumf)
+    return std::nullopt;
+  auto isF32Acc = [](const GroupOp &g) {
+    return g.op.getBody()
+        ->getArgument(g.op.getNumDpsInputs())
+        .getType()
+        .isF32();
+  };
+  if (!isF32Acc(max) || !(isPlainReduction<arith::MaxNumFOp>(max.op) ||
+                          isPlainReduction<arith::MaximumFOp>(max.op)))
+    return std::nullopt;
+  Value maxRoot = getRootBuffer(max.op.getDpsInitsMutable()[0].get());
+  // The exp op must subtract the maximum from the values it was taken of.
+  OpOperand *maxIn = max.op.getDpsInputOperand(0);
+  Value valuesRoot = getRootBuffer(maxIn->get());
+  AffineMap valuesMap = max.op.getMatchingIndexingMap(maxIn);
+  auto reads = [](const GroupOp &g, Value root) {
+    return llvm::any_of(g.op->getOpOperands(), [&](OpOperand &o) {
+      return getRootBuffer(o.get()) == root &&
+             (g.op.isDpsInput(&o) ||
+              !g.op.getMatchingBlockArgument(&o).use_empty());
+    });
+  };
+  auto writes = [](const GroupOp &g, Value root) {
+    return llvm::any_of(g.op.getDpsInitsMutable(), [&](OpOperand &o) {
+      return getRootBuffer(o.get()) == root;
+    });
+  };
+  std::optional<size_t> exp;
+  Value expRoot;
+  // Whether the buffer still holds the maximum (softmax reuses it for the
+  // sum: a fill in between overwrites it).
+  bool maxLive = true;
+  for (size_t k = i + 1; k < group.ops.size(); ++k) {
+    const GroupOp &g = group.ops[k];
+    bool readsMax = maxLive && reads(g, maxRoot);
+    if (g.role == RowRole::Reduce) {
+      // The sum of the exp values, from zero or any initial value.
+      if (!exp || g.kind != arith::AtomicRMWKind::addf || !isF32Acc(g) ||
+          !isPlainReduction<arith::AddFOp>(g.op) ||
+          getRootBuffer(g.op.getDpsInputOperand(0)->get()) != expRoot ||
+          readsMax)
+        return std::nullopt;
+      return OnlineSoftmax{*exp, k};
+    }
+    if (!readsMax) {
+      // Other work in between must not see or replace a local exp value.
+      if (exp && (reads(g, expRoot) || writes(g, expRoot)))
+        return std::nullopt;
+      if (writes(g, maxRoot))
+        maxLive = false;
+      continue;
+    }
+    if (exp || g.role != RowRole::Vector || writes(g, maxRoot))
+      return std::nullopt;
+    for (OpOperand *in : g.op.getDpsInputOperands())
+      if (getRootBuffer(in->get()) == maxRoot &&
+          !isExpOfDifference(g.op, *in, valuesRoot, valuesMap))
+        return std::nullopt;
+    exp = k;
+    expRoot = getRootBuffer(g.op.getDpsInitsMutable()[0].get());
+  }
+  return std::nullopt;
+}
+
+/// Emits online softmax `online` whose maximum is reduction `i` of `group`
+/// (already emitted up to its thread partial `partial`) through the sum,
+/// exchanging the block's maximum and sum in slots `slot` and `slot + 1`.
+/// A slice partly in shared memory passes `sharedPass` (one pass over its
+/// chunks there, returning the thread partial of a reduction) and the
+/// elementwise ops those passes replay (`vectorOps`): the exp values there
+/// are recomputed by later passes, from the row's maximum.
+void kf::emitOnlineSoftmax(
+    OpBuilder &b, EmitState &st, const Group &group, size_t i,
+    const OnlineSoftmax &online, Value partial, unsigned numChunks,
+    unsigned threads, const KernelTargetInfo &target, Value tid, Value smem,
+    const RowCluster &cluster, unsigned slot, VectorOpList *vectorOps,
+    function_ref<Value(const GroupOp *)> sharedPass) {
+  Location loc = st.loc;
+  const GroupOp &g = group.ops[i];
+  int64_t clusterSize = cluster.size;
+  // The block's maximum (with the output's initial value), the exp values
+  // and their sum from it, then one exchange for both.
+  Value maxRoot = getRootBuffer(g.op.getDpsInitsMutable()[0].get());
+  finishReduction(b, st, g, partial, threads, target, tid, smem, slot);
+  Value localMax = st.scalarValues.lookup(maxRoot);
+  // A slice that is -inf throughout has maximum -inf: its exp values are
+  // taken from 0 instead (they are 0, and so is its sum), where
+  // exp(-inf - -inf) would make the row NaN.
+  Value ninf = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+  auto isNegInf = [&](Value m) {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, ninf);
+  };
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  Value localUsed =
+      arith::SelectOp::create(b, loc, isNegInf(localMax), zero, localMax);
+  st.scalarValues[maxRoot] = localUsed;
+  bool maxOverwritten = false;
+  size_t firstReplayed = vectorOps ? vectorOps->size() : 0;
+  for (size_t k = i + 1; k < online.sum; ++k) {
+    Value unused;
+    if (vectorOps && group.ops[k].role == RowRole::Vector)
+      vectorOps->push_back({&group.ops[k], st.scalarValues});
+    emitOp(b, st, group.ops[k], numChunks, unused);
+    for (OpOperand &out : group.ops[k].op.getDpsInitsMutable())
+      maxOverwritten |= getRootBuffer(out.get()) == maxRoot;
+  }
+  const GroupOp &sum = group.ops[online.sum];
+  Value sumPartial;
+  emitOp(b, st, sum, numChunks, sumPartial);
+  if (sharedPass)
+    sumPartial =
+        arith::getReductionOp(sum.kind, b, loc, sumPartial, sharedPass(&sum));
+  Value localSum = blockReduce(b, loc, sumPartial, sum.kind, threads,
+                               target.warpSize, tid, smem, slot + 1);
+  SmallVector<SmallVector<Value>> all = exchangeTotals(
+      b, loc, tid, cluster, {{slot, localMax}, {slot + 1, localSum}});
+  ArrayRef<Value> maxes = all[0], sums = all[1];
+  Value rowMax = maxes[0];
+  for (int64_t r = 1; r < clusterSize; ++r)
+    rowMax = arith::getReductionOp(g.kind, b, loc, rowMax, maxes[r]);
+  // exp(m - M), 0 for a block whose maximum is -inf (its values are 0).
+  auto scaleTo = [&](Value m) -> Value {
+    Value e =
+        math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, m, rowMax));
+    return arith::SelectOp::create(b, loc, isNegInf(m), zero, e);
+  };
+  Value rowSum;
+  for (int64_t r = 0; r < clusterSize; ++r) {
+    Value part = arith::MulFOp::create(b, loc, sums[r], scaleTo(maxes[r]));
+    rowSum =
+        rowSum ? arith::AddFOp::create(b, loc, rowSum, part).getResult() : part;
+  }
+  // The exp values as if computed from the row's maximum.
+  Value scale = scaleTo(localMax);
+  Value expRoot =
+      getRootBuffer(group.ops[online.exp].op.getDpsInitsMutable()[0].get());
+  for (Value &lane : st.vecValues[expRoot])
+    lane = arith::MulFOp::create(b, loc, lane, scale);
+  // Later passes over the chunks in shared memory take the exp values from
+  // the row's maximum directly (exp(v - M) = exp(v - m) * exp(m - M)), 0 in
+  // place of an M of -inf as for the register lanes (whose scale is then
+  // 0). Only the ops that read the block's maximum change: another op in
+  // between may read the buffer after a fill replaced the maximum.
+  if (vectorOps) {
+    Value rowUsed =
+        arith::SelectOp::create(b, loc, isNegInf(rowMax), zero, rowMax);
+    for (auto &entry : llvm::drop_begin(*vectorOps, firstReplayed)) {
+      auto it = entry.second.find(maxRoot);
+      if (it != entry.second.end() && it->second == localUsed)
+        it->second = rowUsed;
+    }
+  }
+  Value sumRoot = getRootBuffer(sum.op.getDpsInitsMutable()[0].get());
+  st.scalarValues[sumRoot] =
+      arith::AddFOp::create(b, loc, getReductionInit(b, st, sum), rowSum);
+  if (!maxOverwritten && sumRoot != maxRoot)
+    st.scalarValues[maxRoot] = rowMax;
+}
