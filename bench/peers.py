@@ -199,6 +199,25 @@ def _workloads(torch):
         return torch.view_as_real(torch.view_as_complex(a) *
                                   torch.view_as_complex(b))
 
+    def ropeneox(x, c, s):
+        # Hugging Face's rotate_half form, bf16 throughout: tables per
+        # (position, dim) broadcast over heads.
+        h = x.shape[-1] // 2
+        rot = torch.cat((-x[..., h:], x[..., :h]), -1)
+        return x * c[:, None, :] + rot * s[:, None, :]
+
+    def qkvnorm(qkv, wq, wk):
+        # QK-norm on a fused projection's output: q, k, v = unbind(1),
+        # RMSNorm of q and k over the head dim in f32, v made contiguous
+        # (memopt writes it as an output too).
+        q, k, v = qkv.unbind(1)
+
+        def rms(t, w):
+            f = t.float()
+            return (f * torch.rsqrt((f * f).mean(-1, keepdim=True) + 1e-6) *
+                    w.float()).bfloat16()
+        return rms(q, wq), rms(k, wk), v.contiguous()
+
     return {
         "ropef16": ("rotary embedding on interleaved pairs, 8x1024x16x32x2 "
                     "f16, f16 tables",
@@ -207,6 +226,16 @@ def _workloads(torch):
                     ropef16),
         "cmul": ("complex multiplication of interleaved f32, 4096x8192x2",
                  lambda: (rand(4096, 8192, 2), rand(4096, 8192, 2)), cmul),
+        "ropeneox": ("NeoX rotary (rotate_half via slices and cat), "
+                     "4x2048x32x128 bf16, bf16 tables",
+                     lambda: (rand(4, 2048, 32, 128).bfloat16(),
+                              rand(2048, 128).bfloat16(),
+                              rand(2048, 128).bfloat16()), ropeneox),
+        "qkvnorm": ("QK-norm on a fused QKV output split by unbind, "
+                    "8192x3x32x128 bf16",
+                    lambda: (rand(8192, 3, 32, 128).bfloat16(),
+                             rand(128).bfloat16(), rand(128).bfloat16()),
+                    qkvnorm),
         "rope": ("rotary embedding on interleaved pairs, 4x2048x32x64x2 bf16, "
                  "f32 tables",
                  lambda: (rand(4, 2048, 32, 64, 2).bfloat16(), rand(2048, 64),
@@ -448,6 +477,20 @@ def _jax_workloads(jax):
         ar, ai, br, bi = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
         return jnp.stack([ar * br - ai * bi, ar * bi + ai * br], -1)
 
+    def ropeneox(x, c, s):
+        h = x.shape[-1] // 2
+        rot = jnp.concatenate((-x[..., h:], x[..., :h]), -1)
+        return x * c[:, None, :] + rot * s[:, None, :]
+
+    def qkvnorm(qkv, wq, wk):
+        q, k, v = qkv[:, 0], qkv[:, 1], qkv[:, 2]
+
+        def rms(t, w):
+            f = t.astype(jnp.float32)
+            return (f * lax.rsqrt(jnp.mean(f * f, -1, keepdims=True) + 1e-6) *
+                    w.astype(jnp.float32)).astype(jnp.bfloat16)
+        return rms(q, wq), rms(k, wk), v
+
     def rope(x, c, s):
         x0 = x[..., 0].astype(jnp.float32)
         x1 = x[..., 1].astype(jnp.float32)
@@ -456,7 +499,7 @@ def _jax_workloads(jax):
                          -1).astype(jnp.bfloat16)
 
     return {f.__name__: f for f in
-            (vecmat, rope, ropef16, cmul, w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
+            (vecmat, rope, ropef16, cmul, ropeneox, qkvnorm, w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
              lnbwdf, rmsbwd, midmean, bnstats, colwide, colnarrow, sm0, sm1, ln0, biasgelu,
              rmsdec,
              addrmsdec, decatt, decattbf)}

@@ -44,6 +44,10 @@ LogicalResult mlir::memopt::buildInputStage(OpPassManager &pm,
   pm.addPass(createMemoptCheckInputContractPass());
   // Kernel formation only understands linalg.generic.
   pm.addNestedPass<func::FuncOp>(createMemoptDecomposeLinalgPass());
+  // Slices and concatenations (narrow, split, cat, rotate_half) as maps
+  // on generics, read in place, so that they fuse with their readers.
+  if (cfg.foldSlices)
+    pm.addNestedPass<func::FuncOp>(createMemoptFoldSlicesPass());
   // Transposed copies (k.transpose(-1, -2) before a matmul) read in place
   // where their readers then walk the source contiguously: before the
   // reduced dims are collapsed, which needs them contiguous in memory. The
@@ -294,6 +298,8 @@ mlir::memopt::buildMemoptBaselinePipeline(OpPassManager &pm,
 }
 
 LogicalResult mlir::memopt::buildHostLoweringStage(OpPassManager &pm) {
+  // Copies between views as loops: no runtime library call.
+  pm.addPass(createMemoptLowerCopiesPass());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -332,6 +338,7 @@ LogicalResult mlir::memopt::buildCpuReferencePipeline(OpPassManager &pm) {
   // strategy skips the layout stage), no kernels.
   MemoptPipelineConfig cfg;
   cfg.formKernels.strategy = KernelStrategy::Naive;
+  cfg.foldSlices = false;
   if (failed(buildFrontStages(pm, cfg)))
     return failure();
   return buildHostLoweringStage(pm);

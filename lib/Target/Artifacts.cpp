@@ -570,6 +570,11 @@ FailureOr<Artifact> mlir::memopt::compileArtifact(
   MemoptPipelineConfig cfg = config;
   if (kind != ArtifactKind::Optimized && kind != ArtifactKind::OptimizedOnHost)
     cfg.formKernels.strategy = KernelStrategy::Naive;
+  // The CPU references keep slices and concatenations (bufferized
+  // upstream): an independent check of memopt-fold-slices.
+  if (kind == ArtifactKind::Reference || kind == ArtifactKind::ReferenceF64 ||
+      kind == ArtifactKind::ReferencePairwise)
+    cfg.foldSlices = false;
   cfg.widenFloats = kind == ArtifactKind::ReferenceF64;
   cfg.pairwiseReductions = kind == ArtifactKind::ReferencePairwise;
   if (cfg.widenFloats)

@@ -75,9 +75,32 @@ static LogicalResult checkBodyOp(Operation *op) {
                          "math ops are)");
 }
 
+/// Slices and assemblies memopt-fold-slices turns into generics: static
+/// offsets, sizes and strides (unit strides where a slice is inserted).
+static LogicalResult checkSliceOp(Operation *op) {
+  auto sliced = dyn_cast<OffsetSizeAndStrideOpInterface>(op);
+  if (!sliced)
+    return success();
+  if (ShapedType::isDynamicShape(sliced.getStaticOffsets()) ||
+      ShapedType::isDynamicShape(sliced.getStaticSizes()) ||
+      ShapedType::isDynamicShape(sliced.getStaticStrides()))
+    return op->emitOpError("has dynamic offsets, sizes or strides; the input "
+                           "contract takes static slices only");
+  if (isa<tensor::InsertSliceOp>(op) &&
+      llvm::any_of(sliced.getStaticStrides(),
+                   [](int64_t s) { return s != 1; }))
+    return op->emitOpError("inserts with strides other than 1; the input "
+                           "contract takes unit-stride inserts only");
+  return success();
+}
+
 static LogicalResult checkOp(Operation *op) {
+  if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op) &&
+      failed(checkSliceOp(op)))
+    return failure();
   if (isa<func::ReturnOp, tensor::EmptyOp, tensor::ExpandShapeOp,
-          tensor::CollapseShapeOp, arith::ConstantOp>(op) ||
+          tensor::CollapseShapeOp, tensor::ExtractSliceOp,
+          tensor::InsertSliceOp, tensor::ConcatOp, arith::ConstantOp>(op) ||
       isa<linalg::LinalgOp, linalg::SoftmaxOp>(op)) {
     for (Type t : op->getOperandTypes())
       if (std::string why = checkType(t, /*allowScalar=*/true); !why.empty())
@@ -96,7 +119,8 @@ static LogicalResult checkOp(Operation *op) {
   } else {
     return op->emitOpError("is outside memopt's input contract (linalg on "
                            "static tensors, tensor.empty/expand_shape/"
-                           "collapse_shape, arith, math)");
+                           "collapse_shape/extract_slice/insert_slice/concat, "
+                           "arith, math)");
   }
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
     if (!linalgOp.hasPureTensorSemantics())

@@ -126,7 +126,8 @@ struct MemoptWidenFloatsPass final
       bool known =
           isa<linalg::GenericOp, linalg::YieldOp, linalg::IndexOp,
               tensor::EmptyOp, tensor::ExpandShapeOp,
-              tensor::CollapseShapeOp, func::ReturnOp>(op) ||
+              tensor::CollapseShapeOp, tensor::ExtractSliceOp,
+              tensor::InsertSliceOp, tensor::ConcatOp, func::ReturnOp>(op) ||
           isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
               op->getDialect());
       // A float constant this pass cannot convert (dense_resource, ...).

@@ -15,6 +15,9 @@
 // CHECK-NEXT:      memopt-decompose-linalg
 // CHECK-NEXT:    ),
 // CHECK-NEXT:    func.func(
+// CHECK-NEXT:      memopt-fold-slices
+// CHECK-NEXT:    ),
+// CHECK-NEXT:    func.func(
 // Transposed copies read in place: the optimizing pipeline only.
 // OPT-NEXT:        memopt-fold-permutation-copies
 // OPT-NEXT:      ),

@@ -1,10 +1,21 @@
 // RUN: memopt-opt %s -split-input-file -verify-diagnostics --pass-pipeline="builtin.module(memopt-check-input-contract)"
 
-// Slicing is not in the contract (W6 uses constant-index maps instead).
+// Static slices are in the contract (memopt-fold-slices); dynamic ones
+// are not.
 func.func @extract_slice(%x: tensor<16x8xf32>) -> tensor<16x1xf32> {
-  // expected-error @+1 {{'tensor.extract_slice' op is outside memopt's input contract}}
-  %s = tensor.extract_slice %x[0, 3] [16, 1] [1, 1] : tensor<16x8xf32> to tensor<16x1xf32>
+  %i = arith.constant 3 : index
+  // expected-error @+1 {{'tensor.extract_slice' op has dynamic offsets, sizes or strides; the input contract takes static slices only}}
+  %s = tensor.extract_slice %x[0, %i] [16, 1] [1, 1] : tensor<16x8xf32> to tensor<16x1xf32>
   return %s : tensor<16x1xf32>
+}
+
+// -----
+
+// Inserts with strides (every other element of the destination).
+func.func @strided_insert(%x: tensor<16x4xf32>, %d: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  // expected-error @+1 {{'tensor.insert_slice' op inserts with strides other than 1; the input contract takes unit-stride inserts only}}
+  %s = tensor.insert_slice %x into %d[0, 0] [16, 4] [1, 2] : tensor<16x4xf32> into tensor<16x8xf32>
+  return %s : tensor<16x8xf32>
 }
 
 // -----
@@ -149,8 +160,9 @@ func.func @multi_block(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // Every violation in a function is reported, not only the first one.
 func.func @two_violations(%x: tensor<16x8xf32>) -> tensor<16x1xf32> {
-  // expected-error @+1 {{'tensor.extract_slice' op is outside memopt's input contract}}
-  %s = tensor.extract_slice %x[0, 3] [16, 1] [1, 1] : tensor<16x8xf32> to tensor<16x1xf32>
+  %c3 = arith.constant 3 : index
+  // expected-error @+1 {{'tensor.extract_slice' op has dynamic offsets}}
+  %s = tensor.extract_slice %x[0, %c3] [16, 1] [1, 1] : tensor<16x8xf32> to tensor<16x1xf32>
   // expected-error @+1 {{'tensor.pad' op is outside memopt's input contract}}
   %p = tensor.pad %s low[0, 0] high[0, 0] {
   ^bb0(%i: index, %j: index):

@@ -432,6 +432,35 @@ def ew(layout, vector, threads, windowed=False):
     w = ", windowed = true" if windowed else ""
     return f"#memopt.elementwise<layout = {layout}, vector = {vector}, threads = {threads}{w}>"
 
+def pieces(rows, n):
+    """rotate_half after memopt-fold-slices: cat(-x[:, h:], x[:, :h]) read
+    through j mod h + h and j mod h, plus x itself."""
+    h = n // 2
+    hi = f"affine_map<(d0, d1) -> (d0, d1 mod {h} + {h})>"
+    lo = f"affine_map<(d0, d1) -> (d0, d1 mod {h})>"
+    xs = f"memref<{rows}x{n}xf32>"
+    return {
+        "args": [("x", [rows, n], "f32", "in"), ("y", [rows, n], "f32", "out")],
+        "body": {
+            "pre": "",
+            "ops": f"""linalg.generic {{indexing_maps = [{hi}, {lo}, {ID2}, {ID2}], iterator_types = ["parallel", "parallel"]}}
+    ins(%x, %x, %x : {xs}, {xs}, {xs}) outs(%y : {xs}) {{
+^bb0(%a: f32, %b: f32, %v: f32, %o: f32):
+  %j = linalg.index 1 : index
+  %half = arith.constant {h} : index
+  %first = arith.cmpi ult, %j, %half : index
+  %na = arith.negf %a : f32
+  %rot = arith.select %first, %na, %b : f32
+  %two = arith.constant 2.0 : f32
+  %v2 = arith.mulf %v, %two : f32
+  %r = arith.addf %v2, %rot : f32
+  linalg.yield %r : f32
+}}""",
+            "post": "",
+        },
+        "control": ("%rot = arith.select %first, %na, %b : f32", "%rot = arith.select %first, %a, %b : f32", "the first half not negated"),
+    }
+
 def records(rows, pairs):
     """A rotation of pairs after memopt-widen-records: fields 0 and 1 of x
     at (e floordiv 2) * 2 + c, a per-pair table at e floordiv 2."""
@@ -672,6 +701,16 @@ def main():
         (ew("rows", 1, 64), "scalar lanes"),
     ]
     gen("elementwise-records", s, out)
+    # 3 rows of 2 x 32 (rotate_half): the halves read at j mod 32 (+ 32),
+    # quasi-periodic windows evaluated over one period of chunks.
+    s = pieces(3, 64)
+    s["cases"] = [
+        (ew("rows", 4, 256, windowed=True), "what the selector picks: chunks of 4, the halves through windows"),
+        (ew("rows", 4, 64), "chunks of 4, the halves lane by lane"),
+        (ew("rows", 2, 32, windowed=True), "chunks of 2, windows"),
+        (ew("rows", 1, 64), "scalar lanes"),
+    ]
+    gen("elementwise-pieces", s, out)
     # Column sums of 300 x 96 (too few columns to fill the GPU: row slices).
     s = colsum(300, 96)
     # Sums of 300 terms of magnitude up to 2 in another order: f32 rounding

@@ -56,6 +56,10 @@ struct MemoptPipelineConfig {
   /// approximate instructions (memopt-approximate-math; the optimizing
   /// pipeline only).
   bool approximateMath = true;
+  /// Static slices, inserts and concatenations become generics and
+  /// indexing maps (memopt-fold-slices); the CPU references keep them
+  /// (bufferized upstream) so that they check the folding too.
+  bool foldSlices = true;
 };
 
 /// Stage 0: contract check, decomposition of aggregates, generalization.

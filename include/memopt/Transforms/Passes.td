@@ -35,6 +35,41 @@ def MemoptNormalizeFrontendFormsPass
                            "arith::ArithDialect"];
 }
 
+def MemoptFoldSlicesPass : Pass<"memopt-fold-slices", "func::FuncOp"> {
+  let summary = "Static tensor slices, inserts and concatenations as "
+                "linalg.generic ops and indexing maps";
+  let description = [{
+    Runs after memopt-decompose-linalg in the optimizing and baseline
+    pipelines (the CPU references keep the slices, bufferized upstream, as
+    an independent check):
+    - `tensor.extract_slice` read by a linalg.generic input: the generic
+      reads the slice's source through the composed map (source dim j at
+      offset_j + stride_j * i, a dropped dim at its offset); other uses read
+      a copy generic;
+    - `tensor.concat`: a generic over the result selecting, by the index
+      along the concatenated dim, the piece it lies in (piece p, n long at
+      offset o, read at (i + c) mod n with c = n * ceil(o / n) - o);
+    - `tensor.insert_slice` with unit strides: a generic over the
+      destination selecting the source inside the slice's box and the
+      destination outside it (the source alone into a tensor.empty).
+    Values are unchanged; what it cannot fold (dynamic slices, strided
+    inserts) the contract check has already refused.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
+                           "arith::ArithDialect"];
+}
+
+def MemoptLowerCopiesPass : Pass<"memopt-lower-copies"> {
+  let summary = "memref.copy as linalg.copy, for code built for the host";
+  let description = [{
+    Host lowering (the CPU references and host emulation): copies between
+    non-contiguous views (bufferized slices, inserts and concatenations)
+    become loops through linalg.copy instead of calls of the C runner
+    library's memrefCopy, which the shared objects do not link.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect"];
+}
+
 def MemoptCheckInputContractPass
     : Pass<"memopt-check-input-contract", "ModuleOp"> {
   let summary = "Reject IR outside memopt's tensor-level input contract with a "

@@ -21,6 +21,9 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/bit.h"
 
+#include <limits>
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::memopt;
 using namespace mlir::memopt::kf;
@@ -401,32 +404,108 @@ std::optional<LaneWindow> kf::getLaneWindow(Value memref, AffineMap map,
                                 : getAffineDimExpr(d, ctx));
     return simplifyAffineExpr(last.replaceDims(repl), nd + 1, ns);
   };
-  AffineExpr e0 = at(0);
+  // Per lane l its offset delta[l] from lane 0, the first lane's index
+  // c0 + (a multiple of divisor), and the chunk-to-chunk step `span`.
   SmallVector<int64_t> delta;
-  int64_t lo = 0, hi = 0;
-  for (unsigned l = 0; l < vec; ++l) {
+  int64_t lo = 0, hi = 0, c0 = 0, divisor = 1, span = 0;
+  AffineExpr e0 = at(0);
+  bool symbolic = true;
+  for (unsigned l = 0; l < vec && symbolic; ++l) {
     auto c = dyn_cast<AffineConstantExpr>(
         simplifyAffineExpr(at(l) - e0, nd + 1, ns));
     if (!c)
-      return std::nullopt;
-    delta.push_back(c.getValue());
-    lo = std::min(lo, c.getValue());
-    hi = std::max(hi, c.getValue());
+      symbolic = false;
+    else
+      delta.push_back(c.getValue());
   }
-  // e0 = rest + c0, rest a multiple of its known divisor.
-  int64_t c0 = 0;
-  AffineExpr rest = e0;
-  if (auto c = dyn_cast<AffineConstantExpr>(e0)) {
-    c0 = c.getValue();
-    rest = getAffineConstantExpr(0, ctx);
-  } else if (auto add = dyn_cast<AffineBinaryOpExpr>(e0);
-             add && add.getKind() == AffineExprKind::Add) {
-    if (auto c = dyn_cast<AffineConstantExpr>(add.getRHS())) {
+  if (symbolic) {
+    // e0 = rest + c0, rest a multiple of its known divisor.
+    AffineExpr rest = e0;
+    if (auto c = dyn_cast<AffineConstantExpr>(e0)) {
       c0 = c.getValue();
-      rest = add.getLHS();
+      rest = getAffineConstantExpr(0, ctx);
+    } else if (auto add = dyn_cast<AffineBinaryOpExpr>(e0);
+               add && add.getKind() == AffineExprKind::Add) {
+      if (auto c = dyn_cast<AffineConstantExpr>(add.getRHS())) {
+        c0 = c.getValue();
+        rest = add.getLHS();
+      }
     }
+    divisor = rest.getLargestKnownDivisor();
+    auto strideExpr = dyn_cast<AffineConstantExpr>(
+        simplifyAffineExpr(at(vec) - e0, nd + 1, ns));
+    span = strideExpr ? strideExpr.getValue() : 0;
+  } else {
+    // Modular indices of the inner loop alone (slices and concatenated
+    // pieces: (e + c) mod n + o) are quasi-periodic: f(e + P) - f(e) is
+    // one constant for P the lcm of the vector and every divisor, so one
+    // period of chunks, evaluated, decides for all of them.
+    if (ns != 0 || llvm::any_of(llvm::seq(nd), [&](unsigned d) {
+          return d != inner && last.isFunctionOfDim(d);
+        }))
+      return std::nullopt;
+    int64_t period = vec;
+    bool bad = false;
+    last.walk([&](AffineExpr e) {
+      auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+      if (!bin || bin.getKind() == AffineExprKind::Add ||
+          bin.getKind() == AffineExprKind::Mul)
+        return;
+      auto n = dyn_cast<AffineConstantExpr>(bin.getRHS());
+      if (!n || n.getValue() <= 0)
+        bad = true;
+      else
+        period = std::lcm(period, n.getValue());
+    });
+    if (bad || period > (1 << 16))
+      return std::nullopt;
+    auto f = [&](int64_t e) -> std::optional<int64_t> {
+      SmallVector<AffineExpr> repl;
+      for (unsigned d = 0; d < nd; ++d)
+        repl.push_back(getAffineConstantExpr(d == inner ? e : 0, ctx));
+      auto c = dyn_cast<AffineConstantExpr>(
+          simplifyAffineExpr(last.replaceDims(repl), nd, ns));
+      return c ? std::optional<int64_t>(c.getValue()) : std::nullopt;
+    };
+    delta.clear();
+    std::optional<int64_t> first = f(0), wrap = f(period);
+    if (!first || !wrap)
+      return std::nullopt;
+    c0 = *first;
+    divisor = 0;
+    std::optional<int64_t> step;
+    for (int64_t t = 0; t * vec < period; ++t) {
+      std::optional<int64_t> base = f(t * vec), next = f((t + 1) * vec);
+      if (!base || !next)
+        return std::nullopt;
+      for (unsigned l = 0; l < vec; ++l) {
+        std::optional<int64_t> v = f(t * vec + l);
+        if (!v)
+          return std::nullopt;
+        if (t == 0)
+          delta.push_back(*v - *base);
+        else if (delta[l] != *v - *base)
+          return std::nullopt;
+      }
+      divisor = std::gcd(divisor, std::abs(*base - c0));
+      if (!step)
+        step = *next - *base;
+      else if (*step != *next - *base)
+        step = std::numeric_limits<int64_t>::min();
+    }
+    divisor = std::gcd(divisor, std::abs(*wrap - c0));
+    if (divisor == 0)
+      divisor = int64_t(1) << 30;
+    // A step that changes (a piece wrapping around) bounds the window by
+    // the lanes' own extent.
+    span = step && *step != std::numeric_limits<int64_t>::min() ? *step : 0;
   }
-  int64_t divisor = rest.getLargestKnownDivisor();
+  for (int64_t d : delta) {
+    lo = std::min(lo, d);
+    hi = std::max(hi, d);
+  }
+  if (span <= 0)
+    span = hi - lo + 1;
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(mt.getStridesAndOffset(strides, offset)) || strides.back() != 1 ||
@@ -436,9 +515,6 @@ std::optional<LaneWindow> kf::getLaneWindow(Value memref, AffineMap map,
   // chunk starts `stride` elements on): a field's window then covers the
   // chunk's whole records, read by one load with the other fields, and a
   // per-record table's only this chunk's entries.
-  auto strideExpr = dyn_cast<AffineConstantExpr>(
-      simplifyAffineExpr(at(vec) - e0, nd + 1, ns));
-  int64_t span = strideExpr ? strideExpr.getValue() : 0;
   unsigned widest = std::min<int64_t>(
       std::min<int64_t>(vec, maxWidth),
       span > 0 ? (int64_t)llvm::bit_floor((uint64_t)span) : 1);

@@ -1,4 +1,8 @@
-func.func @slice(%x: tensor<16x8xf32>) -> tensor<16x1xf32> {
-  %s = tensor.extract_slice %x[0, 3] [16, 1] [1, 1] : tensor<16x8xf32> to tensor<16x1xf32>
-  return %s : tensor<16x1xf32>
+func.func @pad(%x: tensor<16x8xf32>) -> tensor<18x8xf32> {
+  %p = tensor.pad %x low[1, 0] high[1, 0] {
+  ^bb0(%i: index, %j: index):
+    %z = arith.constant 0.0 : f32
+    tensor.yield %z : f32
+  } : tensor<16x8xf32> to tensor<18x8xf32>
+  return %p : tensor<18x8xf32>
 }

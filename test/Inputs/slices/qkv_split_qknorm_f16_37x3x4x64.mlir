@@ -1,0 +1,63 @@
+// A fused QKV projection's output viewed as [tokens, 3, heads, dim] and
+// split into q, k, v by rank-reducing tensor.extract_slice (qkv.unbind(1)),
+// then RMSNorm of q and k over the head dim (QK-norm, f16 in, f32
+// statistics) with a learned weight each; v passes through as a copy.
+#id3 = affine_map<(t, h, d) -> (t, h, d)>
+#row3 = affine_map<(t, h, d) -> (t, h)>
+#w = affine_map<(t, h, d) -> (d)>
+func.func @qk_norm(%qkv: tensor<37x3x4x64xf16>, %wq: tensor<64xf16>, %wk: tensor<64xf16>) -> (tensor<37x4x64xf16>, tensor<37x4x64xf16>, tensor<37x4x64xf16>) {
+  %q = tensor.extract_slice %qkv[0, 0, 0, 0] [37, 1, 4, 64] [1, 1, 1, 1] : tensor<37x3x4x64xf16> to tensor<37x4x64xf16>
+  %k = tensor.extract_slice %qkv[0, 1, 0, 0] [37, 1, 4, 64] [1, 1, 1, 1] : tensor<37x3x4x64xf16> to tensor<37x4x64xf16>
+  %v = tensor.extract_slice %qkv[0, 2, 0, 0] [37, 1, 4, 64] [1, 1, 1, 1] : tensor<37x3x4x64xf16> to tensor<37x4x64xf16>
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<37x4xf32>
+  %fs = linalg.fill ins(%zero : f32) outs(%es : tensor<37x4xf32>) -> tensor<37x4xf32>
+  %sq = linalg.generic {indexing_maps = [#id3, #row3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q : tensor<37x4x64xf16>) outs(%fs : tensor<37x4xf32>) {
+  ^bb0(%a: f16, %acc: f32):
+    %f = arith.extf %a : f16 to f32
+    %m = arith.mulf %f, %f : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<37x4xf32>
+  %sk = linalg.generic {indexing_maps = [#id3, #row3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%k : tensor<37x4x64xf16>) outs(%fs : tensor<37x4xf32>) {
+  ^bb0(%a: f16, %acc: f32):
+    %f = arith.extf %a : f16 to f32
+    %m = arith.mulf %f, %f : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<37x4xf32>
+  %e = tensor.empty() : tensor<37x4x64xf16>
+  %qn = linalg.generic {indexing_maps = [#id3, #row3, #w, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%q, %sq, %wq : tensor<37x4x64xf16>, tensor<37x4xf32>, tensor<64xf16>) outs(%e : tensor<37x4x64xf16>) {
+  ^bb0(%a: f16, %s: f32, %g: f16, %o: f16):
+    %n = arith.constant 64.0 : f32
+    %eps = arith.constant 1.0e-6 : f32
+    %mean = arith.divf %s, %n : f32
+    %me = arith.addf %mean, %eps : f32
+    %r = math.rsqrt %me : f32
+    %f = arith.extf %a : f16 to f32
+    %gf = arith.extf %g : f16 to f32
+    %y = arith.mulf %f, %r : f32
+    %yg = arith.mulf %y, %gf : f32
+    %t = arith.truncf %yg : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<37x4x64xf16>
+  %kn = linalg.generic {indexing_maps = [#id3, #row3, #w, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%k, %sk, %wk : tensor<37x4x64xf16>, tensor<37x4xf32>, tensor<64xf16>) outs(%e : tensor<37x4x64xf16>) {
+  ^bb0(%a: f16, %s: f32, %g: f16, %o: f16):
+    %n = arith.constant 64.0 : f32
+    %eps = arith.constant 1.0e-6 : f32
+    %mean = arith.divf %s, %n : f32
+    %me = arith.addf %mean, %eps : f32
+    %r = math.rsqrt %me : f32
+    %f = arith.extf %a : f16 to f32
+    %gf = arith.extf %g : f16 to f32
+    %y = arith.mulf %f, %r : f32
+    %yg = arith.mulf %y, %gf : f32
+    %t = arith.truncf %yg : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<37x4x64xf16>
+  return %qn, %kn, %v : tensor<37x4x64xf16>, tensor<37x4x64xf16>, tensor<37x4x64xf16>
+}
