@@ -98,9 +98,19 @@ static LogicalResult checkOp(Operation *op) {
   if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op) &&
       failed(checkSliceOp(op)))
     return failure();
+  if (auto pad = dyn_cast<tensor::PadOp>(op)) {
+    if (!pad.getConstantPaddingValue())
+      return op->emitOpError("pads with a value computed in its region; the "
+                             "input contract takes constant padding only");
+    if (ShapedType::isDynamicShape(pad.getStaticLow()) ||
+        ShapedType::isDynamicShape(pad.getStaticHigh()))
+      return op->emitOpError("has dynamic padding; the input contract takes "
+                             "static padding only");
+  }
   if (isa<func::ReturnOp, tensor::EmptyOp, tensor::ExpandShapeOp,
           tensor::CollapseShapeOp, tensor::ExtractSliceOp,
-          tensor::InsertSliceOp, tensor::ConcatOp, arith::ConstantOp>(op) ||
+          tensor::InsertSliceOp, tensor::ConcatOp, tensor::PadOp,
+          arith::ConstantOp>(op) ||
       isa<linalg::LinalgOp, linalg::SoftmaxOp>(op)) {
     for (Type t : op->getOperandTypes())
       if (std::string why = checkType(t, /*allowScalar=*/true); !why.empty())
@@ -119,7 +129,7 @@ static LogicalResult checkOp(Operation *op) {
   } else {
     return op->emitOpError("is outside memopt's input contract (linalg on "
                            "static tensors, tensor.empty/expand_shape/"
-                           "collapse_shape/extract_slice/insert_slice/concat, "
+                           "collapse_shape/extract_slice/insert_slice/concat/pad, "
                            "arith, math)");
   }
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {

@@ -21,6 +21,7 @@
 //     p (at offset o, n long) is read at (i + c) mod n, c = n * ceil(o / n)
 //     - o, which is i - o inside the piece and some element of the piece
 //     elsewhere (in bounds, unused);
+//   - tensor.pad by a constant (F.pad): the source inserted into a fill;
 //   - tensor.insert_slice with unit strides: one generic over the
 //     destination selecting the source inside the slice's box (read the
 //     same way) and the destination outside it; into a tensor.empty, the
@@ -39,6 +40,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -249,6 +251,27 @@ static void foldConcat(RewriterBase &rewriter, tensor::ConcatOp concat) {
   fusePieces(rewriter, result);
 }
 
+/// The constant a tensor is filled with (linalg.fill, or the generic
+/// memopt-decompose-linalg makes of one), or null.
+static Attribute getFillConstant(Value v) {
+  Value scalar;
+  if (auto fill = v.getDefiningOp<linalg::FillOp>()) {
+    scalar = fill.getInputs()[0];
+  } else if (auto g = v.getDefiningOp<linalg::GenericOp>()) {
+    auto yield = cast<linalg::YieldOp>(g.getBody()->getTerminator());
+    auto arg = dyn_cast<BlockArgument>(yield.getOperand(0));
+    if (g.getNumDpsInputs() != 1 || g.getNumResults() != 1 || !arg ||
+        arg.getOwner() != g.getBody() || arg.getArgNumber() != 0 ||
+        isa<ShapedType>(g.getDpsInputs()[0].getType()))
+      return Attribute();
+    scalar = g.getDpsInputs()[0];
+  }
+  Attribute value;
+  if (scalar && matchPattern(scalar, m_Constant(&value)))
+    return value;
+  return Attribute();
+}
+
 /// Returns false when the insert is dynamic or strided.
 static bool foldInsertSlice(RewriterBase &rewriter,
                             tensor::InsertSliceOp insert) {
@@ -281,9 +304,11 @@ static bool foldInsertSlice(RewriterBase &rewriter,
   AffineMap srcMap = AffineMap::get(rank, 0, results, ctx);
   Value dest = insert.getDest();
   bool undefinedRest = dest.getDefiningOp<tensor::EmptyOp>() != nullptr;
+  // Into a constant fill (padding): the constant, not a read of the fill.
+  Attribute fillValue = getFillConstant(dest);
   SmallVector<Value> inputs = {insert.getSource()};
   SmallVector<AffineMap> maps = {srcMap};
-  if (!undefinedRest) {
+  if (!undefinedRest && !fillValue) {
     inputs.push_back(dest);
     maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
   }
@@ -305,12 +330,48 @@ static bool foldInsertSlice(RewriterBase &rewriter,
         }
         if (!inside)
           return args[0];
-        return arith::SelectOp::create(b, loc, inside, args[0], args[1])
+        Value outside =
+            fillValue ? arith::ConstantOp::create(
+                            b, loc, cast<TypedAttr>(fillValue))
+                            .getResult()
+                      : args[1];
+        return arith::SelectOp::create(b, loc, inside, args[0], outside)
             .getResult();
       });
   rewriter.replaceOp(insert, result);
   fusePieces(rewriter, result);
   return true;
+}
+
+/// A static tensor.pad by a constant: the source inserted into a fill of
+/// the padding value. Returns false otherwise.
+static bool foldPad(RewriterBase &rewriter, tensor::PadOp pad) {
+  Value padValue = pad.getConstantPaddingValue();
+  if (!padValue || !pad.getResultType().hasStaticShape() ||
+      !pad.getSourceType().hasStaticShape() ||
+      ShapedType::isDynamicShape(pad.getStaticLow()))
+    return false;
+  rewriter.setInsertionPoint(pad);
+  Location loc = pad.getLoc();
+  if (pad.getRegion().isAncestor(padValue.getParentRegion()))
+    padValue = rewriter.clone(*padValue.getDefiningOp())->getResult(0);
+  RankedTensorType type = pad.getResultType();
+  Value empty =
+      tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                              type.getElementType());
+  Value fill =
+      linalg::FillOp::create(rewriter, loc, padValue, empty).getResult(0);
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  for (auto [low, size] :
+       llvm::zip(pad.getStaticLow(), pad.getSourceType().getShape())) {
+    offsets.push_back(rewriter.getIndexAttr(low));
+    sizes.push_back(rewriter.getIndexAttr(size));
+    strides.push_back(rewriter.getIndexAttr(1));
+  }
+  auto insert = tensor::InsertSliceOp::create(rewriter, loc, pad.getSource(),
+                                              fill, offsets, sizes, strides);
+  rewriter.replaceOp(pad, insert.getResult());
+  return foldInsertSlice(rewriter, insert);
 }
 
 namespace {
@@ -319,6 +380,11 @@ struct MemoptFoldSlicesPass final
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     IRRewriter rewriter(&getContext());
+    // Constant padding: an insert into a fill.
+    SmallVector<tensor::PadOp> pads;
+    func.walk([&](tensor::PadOp op) { pads.push_back(op); });
+    for (tensor::PadOp pad : pads)
+      foldPad(rewriter, pad);
     // Assemblies first: their generics read the pieces, which may be
     // slices folded next.
     SmallVector<Operation *> assemblies;

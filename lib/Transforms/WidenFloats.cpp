@@ -127,7 +127,8 @@ struct MemoptWidenFloatsPass final
           isa<linalg::GenericOp, linalg::YieldOp, linalg::IndexOp,
               tensor::EmptyOp, tensor::ExpandShapeOp,
               tensor::CollapseShapeOp, tensor::ExtractSliceOp,
-              tensor::InsertSliceOp, tensor::ConcatOp, func::ReturnOp>(op) ||
+              tensor::InsertSliceOp, tensor::ConcatOp, tensor::PadOp,
+              tensor::YieldOp, func::ReturnOp>(op) ||
           isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
               op->getDialect());
       // A float constant this pass cannot convert (dense_resource, ...).

@@ -89,13 +89,13 @@ func.func @three_pieces(%a: tensor<5x4xf16>, %b: tensor<3x4xf16>, %c: tensor<7x4
 
 // -----
 
-// Padding: an insert into a filled tensor selects the source inside the
-// box; an insert into an empty tensor is the source alone.
+// Padding: an insert into a tensor filled with a constant selects the
+// source inside the box and the constant outside it (the fill is not read).
 // CHECK-DAG: #[[BOX:.*]] = affine_map<(d0, d1) -> ((d0 + 1) mod 2, (d1 + 3) mod 4)>
 // CHECK-LABEL: func.func @pad
 // CHECK-NOT: tensor.insert_slice
-// CHECK: linalg.fill
-// CHECK: linalg.generic {indexing_maps = [#[[BOX]], {{.*}}]}
+// CHECK-NOT: linalg.fill
+// CHECK: linalg.generic {indexing_maps = [#[[BOX]], #{{.*}}]} ins(%arg0 : tensor<2x4xf32>)
 // CHECK-DAG: arith.cmpi uge, %{{.*}}, %c1
 // CHECK-DAG: arith.cmpi ult, %{{.*}}, %c3
 // CHECK-DAG: arith.cmpi uge, %{{.*}}, %c1
@@ -128,4 +128,24 @@ func.func @reduced_slice(%x: tensor<4x40xf32>) -> tensor<4xf32> {
     linalg.yield %v : f32
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
+}
+
+// -----
+
+// tensor.pad by a constant (F.pad): the same selection, the constant 1.5.
+// CHECK-DAG: #[[PADMAP:.*]] = affine_map<(d0, d1) -> (d0, (d1 + 1) mod 3)>
+// CHECK-LABEL: func.func @tensor_pad
+// CHECK-NOT: tensor.pad
+// CHECK: %[[ONE5:.*]] = arith.constant 1.500000e+00 : f32
+// CHECK: linalg.generic {indexing_maps = [#[[PADMAP]], #{{.*}}]} ins(%arg0 : tensor<4x3xf32>)
+// CHECK: arith.cmpi uge, %{{.*}}, %c2
+// CHECK: arith.cmpi ult, %{{.*}}, %c5
+// CHECK: arith.select %{{.*}}, %{{.*}}, %[[ONE5]]
+func.func @tensor_pad(%x: tensor<4x3xf32>) -> tensor<4x9xf32> {
+  %p = tensor.pad %x low[0, 2] high[0, 4] {
+  ^bb0(%i: index, %j: index):
+    %v = arith.constant 1.5 : f32
+    tensor.yield %v : f32
+  } : tensor<4x3xf32> to tensor<4x9xf32>
+  return %p : tensor<4x9xf32>
 }

@@ -51,7 +51,9 @@ def MemoptFoldSlicesPass : Pass<"memopt-fold-slices", "func::FuncOp"> {
       offset o, read at (i + c) mod n with c = n * ceil(o / n) - o);
     - `tensor.insert_slice` with unit strides: a generic over the
       destination selecting the source inside the slice's box and the
-      destination outside it (the source alone into a tensor.empty).
+      destination outside it (the source alone into a tensor.empty, the
+      constant into a constant fill);
+    - `tensor.pad` by a constant (F.pad): the source inserted into a fill.
     Values are unchanged; what it cannot fold (dynamic slices, strided
     inserts) the contract check has already refused.
   }];

@@ -1,8 +1,4 @@
-func.func @pad(%x: tensor<16x8xf32>) -> tensor<18x8xf32> {
-  %p = tensor.pad %x low[1, 0] high[1, 0] {
-  ^bb0(%i: index, %j: index):
-    %z = arith.constant 0.0 : f32
-    tensor.yield %z : f32
-  } : tensor<16x8xf32> to tensor<18x8xf32>
-  return %p : tensor<18x8xf32>
+func.func @gather(%x: tensor<16x8xf32>, %i: tensor<4x1xi32>) -> tensor<4x8xf32> {
+  %g = tensor.gather %x[%i] gather_dims([0]) : (tensor<16x8xf32>, tensor<4x1xi32>) -> tensor<4x8xf32>
+  return %g : tensor<4x8xf32>
 }
