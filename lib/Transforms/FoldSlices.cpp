@@ -22,6 +22,9 @@
 //     - o, which is i - o inside the piece and some element of the piece
 //     elsewhere (in bounds, unused);
 //   - tensor.pad by a constant (F.pad): the source inserted into a fill;
+//   - tensor.expand_shape of a slice splitting a sliced dim whose offset
+//     and extent are multiples of the slice's size (split then view): a
+//     slice of the reshaped source;
 //   - tensor.insert_slice with unit strides: one generic over the
 //     destination selecting the source inside the slice's box (read the
 //     same way) and the destination outside it; into a tensor.empty, the
@@ -87,6 +90,76 @@ static AffineMap getSliceMap(tensor::ExtractSliceOp slice) {
   if (r != rank)
     return AffineMap();
   return AffineMap::get(rank, 0, results, ctx);
+}
+
+/// A reshape of a slice as a slice of a reshape: `expand_shape(x[.., o:o+n,
+/// ..])` splitting the sliced dim into (s_1, ..., s_k) is
+/// `expand_shape(x)[.., o / n, 0.., ..]` with x's dim split into (N / n,
+/// s_1, ..., s_k) and the slice's dim dropped, when o and N are multiples of
+/// n (a fused QKV projection split with `split(HD, -1)`, then `view(T, H,
+/// D)`). The slice then folds into its readers like any other.
+static void swapExpandOfSlice(RewriterBase &rewriter,
+                              tensor::ExpandShapeOp expand) {
+  auto slice = expand.getSrc().getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice || !getSliceMap(slice) || !expand.getResultType().hasStaticShape())
+    return;
+  RankedTensorType srcType = slice.getSourceType();
+  ArrayRef<int64_t> offsets = slice.getStaticOffsets();
+  ArrayRef<int64_t> sizes = slice.getStaticSizes();
+  ArrayRef<int64_t> strides = slice.getStaticStrides();
+  ArrayRef<int64_t> outShape = expand.getResultType().getShape();
+  llvm::SmallBitVector dropped = slice.getDroppedDims();
+  SmallVector<ReassociationIndices> groups = expand.getReassociationIndices();
+  // The reshaped source, its reassociation, and the new slice.
+  SmallVector<int64_t> newShape;
+  SmallVector<ReassociationIndices> newGroups;
+  SmallVector<int64_t> newOffsets, newSizes, newStrides;
+  unsigned r = 0;
+  for (unsigned j = 0, e = srcType.getRank(); j < e; ++j) {
+    ReassociationIndices group;
+    auto keep = [&](int64_t shape, int64_t offset, int64_t size,
+                    int64_t stride) {
+      group.push_back(newShape.size());
+      newShape.push_back(shape);
+      newOffsets.push_back(offset);
+      newSizes.push_back(size);
+      newStrides.push_back(stride);
+    };
+    if (dropped.test(j)) {
+      keep(srcType.getDimSize(j), offsets[j], 1, 1);
+      newGroups.push_back(group);
+      continue;
+    }
+    ReassociationIndices &outDims = groups[r++];
+    if (outDims.size() == 1) {
+      keep(srcType.getDimSize(j), offsets[j], sizes[j], strides[j]);
+      newGroups.push_back(group);
+      continue;
+    }
+    int64_t n = sizes[j], full = srcType.getDimSize(j);
+    if (strides[j] != 1 || offsets[j] % n != 0 || full % n != 0)
+      return;
+    if (full != n)
+      keep(full / n, offsets[j] / n, 1, 1);
+    for (int64_t d : outDims)
+      keep(outShape[d], 0, outShape[d], 1);
+    newGroups.push_back(group);
+  }
+  rewriter.setInsertionPoint(expand);
+  Location loc = expand.getLoc();
+  auto newType = RankedTensorType::get(newShape, srcType.getElementType());
+  Value reshaped = tensor::ExpandShapeOp::create(
+      rewriter, loc, newType, slice.getSource(), newGroups);
+  SmallVector<OpFoldResult> o, z, st;
+  for (auto [a, b, c] : llvm::zip(newOffsets, newSizes, newStrides)) {
+    o.push_back(rewriter.getIndexAttr(a));
+    z.push_back(rewriter.getIndexAttr(b));
+    st.push_back(rewriter.getIndexAttr(c));
+  }
+  rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+      expand, expand.getResultType(), reshaped, o, z, st);
+  if (slice->use_empty())
+    rewriter.eraseOp(slice);
 }
 
 /// A generic over `type` whose inputs are `inputs` read through `maps`,
@@ -403,6 +476,11 @@ struct MemoptFoldSlicesPass final
         foldInsertSlice(rewriter, cast<tensor::InsertSliceOp>(op));
       }
     }
+    // Reshapes of slices: slices of reshapes.
+    SmallVector<tensor::ExpandShapeOp> expands;
+    func.walk([&](tensor::ExpandShapeOp op) { expands.push_back(op); });
+    for (tensor::ExpandShapeOp op : expands)
+      swapExpandOfSlice(rewriter, op);
     // Later slices first: a slice of a slice is then read through the
     // composed maps when the outer one folds.
     SmallVector<tensor::ExtractSliceOp> slices;

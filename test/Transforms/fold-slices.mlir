@@ -149,3 +149,30 @@ func.func @tensor_pad(%x: tensor<4x3xf32>) -> tensor<4x9xf32> {
   } : tensor<4x3xf32> to tensor<4x9xf32>
   return %p : tensor<4x9xf32>
 }
+
+// -----
+
+// split(96, -1) then view(.., 4, 24): the reshape moves onto the source
+// (288 = 3 x 4 x 24) and the slice becomes x[.., 1, :, :], folded into the
+// reader; a slice whose offset is not a multiple of its size (48 of 96)
+// keeps its reshape (a copy generic is reshaped).
+// CHECK-DAG: #[[K:.*]] = affine_map<(d0, d1, d2) -> (d0, 1, d1, d2)>
+// CHECK-LABEL: func.func @split_view
+// CHECK: %[[R:.*]] = tensor.expand_shape %arg0 {{\[}}[0], [1, 2, 3]] output_shape [5, 3, 4, 24]
+// CHECK: linalg.generic {indexing_maps = [#[[K]], #{{.*}}]} ins(%[[R]] : tensor<5x3x4x24xf32>)
+// CHECK: %[[COPY:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<5x288xf32>)
+// CHECK: tensor.expand_shape %[[COPY]] {{\[}}[0], [1, 2]] output_shape [5, 4, 24]
+func.func @split_view(%x: tensor<5x288xf32>) -> (tensor<5x4x24xf32>, tensor<5x4x24xf32>) {
+  %k = tensor.extract_slice %x[0, 96] [5, 96] [1, 1] : tensor<5x288xf32> to tensor<5x96xf32>
+  %k3 = tensor.expand_shape %k [[0], [1, 2]] output_shape [5, 4, 24] : tensor<5x96xf32> into tensor<5x4x24xf32>
+  %e = tensor.empty() : tensor<5x4x24xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, h, d) -> (i, h, d)>, affine_map<(i, h, d) -> (i, h, d)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%k3 : tensor<5x4x24xf32>) outs(%e : tensor<5x4x24xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.negf %a : f32
+    linalg.yield %m : f32
+  } -> tensor<5x4x24xf32>
+  %odd = tensor.extract_slice %x[0, 48] [5, 96] [1, 1] : tensor<5x288xf32> to tensor<5x96xf32>
+  %odd3 = tensor.expand_shape %odd [[0], [1, 2]] output_shape [5, 4, 24] : tensor<5x96xf32> into tensor<5x4x24xf32>
+  return %r, %odd3 : tensor<5x4x24xf32>, tensor<5x4x24xf32>
+}

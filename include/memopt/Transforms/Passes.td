@@ -53,7 +53,10 @@ def MemoptFoldSlicesPass : Pass<"memopt-fold-slices", "func::FuncOp"> {
       destination selecting the source inside the slice's box and the
       destination outside it (the source alone into a tensor.empty, the
       constant into a constant fill);
-    - `tensor.pad` by a constant (F.pad): the source inserted into a fill.
+    - `tensor.pad` by a constant (F.pad): the source inserted into a fill;
+    - `tensor.expand_shape` of a slice splitting a sliced dim whose offset
+      and extent are multiples of its size (split then view): a slice of
+      the reshaped source.
     Values are unchanged; what it cannot fold (dynamic slices, strided
     inserts) the contract check has already refused.
   }];
