@@ -49,7 +49,8 @@ TargetAttr mlir::memopt::getKnownTarget(MLIRContext *ctx, StringRef chip) {
                              f.sharedPerMultiprocessor,
                              /*shared_memory_per_block=*/48 * 1024,
                              f.maxSharedPerBlock, f.l2Bytes, f.portableCluster,
-                             f.maxCluster, /*vector_bytes=*/16);
+                             f.maxCluster, /*vector_bytes=*/16,
+                             /*cache_line_bytes=*/128);
   return {};
 }
 
@@ -65,14 +66,16 @@ LogicalResult TargetAttr::verify(
     int64_t multiprocessors, int64_t warpSize, int64_t maxThreadsPerBlock,
     int64_t registers, int64_t sharedPerMultiprocessor, int64_t sharedPerBlock,
     int64_t maxSharedPerBlock, int64_t l2Bytes, int64_t portableCluster,
-    int64_t maxCluster, int64_t vectorBytes) {
+    int64_t maxCluster, int64_t vectorBytes, int64_t cacheLineBytes) {
   if (multiprocessors < 1 || warpSize < 1 || maxThreadsPerBlock < warpSize ||
       registers < 1 || l2Bytes < 0 || portableCluster < 1 ||
-      maxCluster < portableCluster || vectorBytes < 1)
+      maxCluster < portableCluster || vectorBytes < 1 ||
+      cacheLineBytes < vectorBytes)
     return emitError() << "#memopt.target of " << chip
                        << ": every count must be positive, max_cluster_size "
-                          "at least portable_cluster_size and "
-                          "max_threads_per_block at least warp_size";
+                          "at least portable_cluster_size, "
+                          "max_threads_per_block at least warp_size and "
+                          "cache_line_bytes at least vector_bytes";
   if (sharedPerBlock > maxSharedPerBlock ||
       maxSharedPerBlock > sharedPerMultiprocessor)
     return emitError() << "#memopt.target of " << chip

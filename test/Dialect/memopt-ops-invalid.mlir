@@ -67,3 +67,11 @@ func.func @bad_target() attributes {t = #memopt.target<chip = "sm_90", multiproc
 func.func @big_blocks() attributes {t = #memopt.target<chip = "sm_90", multiprocessors = 132, warp_size = 32, max_threads_per_block = 2048, registers_per_multiprocessor = 65536, shared_memory_per_multiprocessor = 233472, shared_memory_per_block = 49152, max_shared_memory_per_block = 232448, l2_bytes = 52428800, portable_cluster_size = 8, max_cluster_size = 16, vector_bytes = 16>} {
   return
 }
+
+// -----
+
+// A cache line narrower than the widest access.
+// expected-error @+1 {{cache_line_bytes at least vector_bytes}}
+func.func @short_line() attributes {t = #memopt.target<chip = "sm_90", multiprocessors = 132, warp_size = 32, max_threads_per_block = 1024, registers_per_multiprocessor = 65536, shared_memory_per_multiprocessor = 233472, shared_memory_per_block = 49152, max_shared_memory_per_block = 232448, l2_bytes = 52428800, portable_cluster_size = 8, max_cluster_size = 16, vector_bytes = 16, cache_line_bytes = 8>} {
+  return
+}

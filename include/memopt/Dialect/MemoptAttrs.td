@@ -50,6 +50,8 @@ def Memopt_TargetAttr : Memopt_Attr<"Target", "target"> {
         portable_cluster_size = 8, max_cluster_size = 16,
         vector_bytes = 16>} { ... }
     ```
+    `cache_line_bytes` (L1 line, 128 on sm_70 and later; printed only when
+    it differs) is what one warp-wide access should cover per row.
   }];
   let parameters = (ins
     StringRefParameter<"NVVM chip">:$chip,
@@ -63,7 +65,8 @@ def Memopt_TargetAttr : Memopt_Attr<"Target", "target"> {
     "int64_t":$l2_bytes,
     "int64_t":$portable_cluster_size,
     "int64_t":$max_cluster_size,
-    "int64_t":$vector_bytes);
+    "int64_t":$vector_bytes,
+    DefaultValuedParameter<"int64_t", "128">:$cache_line_bytes);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

@@ -32,6 +32,9 @@ struct KernelTargetInfo {
   unsigned maxThreadsPerBlock = 1024;
   unsigned warpSize = 32;
   unsigned vectorBytes = 16;
+  /// The L1 cache line (the target's cache_line_bytes): what the threads of
+  /// one row should cover in one warp-wide access.
+  unsigned cacheLineBytes = 128;
   /// Shared memory a CTA may use without opt-in, in bytes.
   unsigned sharedMemoryBytes = 48 * 1024;
   /// Row kernels: vector chunks each thread holds per row (bytes in flight

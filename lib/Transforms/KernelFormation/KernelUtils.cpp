@@ -123,6 +123,7 @@ void mlir::memopt::applyTarget(KernelTargetInfo &info, TargetAttr target) {
   orTarget(info.maxThreadsPerBlock, target.getMaxThreadsPerBlock());
   orTarget(info.vectorBytes, target.getVectorBytes());
   orTarget(info.multiprocessors, target.getMultiprocessors());
+  info.cacheLineBytes = target.getCacheLineBytes();
   info.maxClusterSize =
       info.maxClusterSize == 0
           ? target.getMaxClusterSize()
