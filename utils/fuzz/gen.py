@@ -3,7 +3,8 @@
 
 Generates one public func.func on statically shaped tensors, written with upstream
 linalg named ops, linalg.generic (projected-permutation and constant-index maps) with
-arith/math bodies, tensor.empty / linalg.fill, tensor.expand_shape / collapse_shape.
+arith/math bodies, tensor.empty / linalg.fill, tensor.expand_shape / collapse_shape,
+static tensor.extract_slice / tensor.pad by a constant / tensor.concat.
 See /work/shared/DESIGN.md "Input contract".
 
 The generator keeps values finite and well conditioned so that reassociation of f32
@@ -981,6 +982,65 @@ class Gen(object):
         v = self.add(Val(n, out, x.dt, x.bound, x.exact))
         v.alias_arg = x.alias_arg
 
+    def op_slice(self):
+        """tensor.extract_slice: offsets, sizes, strides 1 or 2, maybe a unit
+        dim dropped; or tensor.pad by a constant; or tensor.concat of two
+        values along one dim (torch-mlir's narrow / F.pad / cat)."""
+        r = self.r
+        x = self.main_val((1, 2, 3))
+        s = list(x.shape)
+        n = self.fresh()
+        k = r.random()
+        if k < 0.5:
+            offs, sizes, strides = [], [], []
+            for d in s:
+                stride = 2 if d >= 4 and r.random() < 0.25 else 1
+                most = (d - 1) // stride + 1
+                size = r.randint(1, most) if r.random() < 0.7 else most
+                off = r.randint(0, d - 1 - (size - 1) * stride)
+                offs.append(off)
+                sizes.append(size)
+                strides.append(stride)
+            out = list(sizes)
+            units = [i for i, z in enumerate(sizes) if z == 1]
+            if units and len(s) > 1 and r.random() < 0.5:
+                out.pop(r.choice(units))
+            self.emit("%s = tensor.extract_slice %s[%s] [%s] [%s] : %s to %s"
+                      % (n, x.name, ", ".join(map(str, offs)),
+                         ", ".join(map(str, sizes)), ", ".join(map(str, strides)),
+                         x.ty, ty(out, x.dt)))
+            self.add(Val(n, out, x.dt, x.bound, x.exact))
+            return
+        if k < 0.75:
+            low = [r.choice([0, 0, 1, 2]) for _ in s]
+            high = [r.choice([0, 0, 1, 3]) for _ in s]
+            out = [d + a + b for d, a, b in zip(s, low, high)]
+            if numel(out) > self.max_elems:
+                return
+            value = r.choice([0.0, 0.5, -1.0])
+            c = self.scalar_const(value, x.dt)
+            self.emit("%s = tensor.pad %s low[%s] high[%s] {\n  ^bb0(%s):\n    "
+                      "tensor.yield %s : %s\n  } : %s to %s"
+                      % (n, x.name, ", ".join(map(str, low)),
+                         ", ".join(map(str, high)),
+                         ", ".join("%%i%d: index" % i for i in range(len(s))),
+                         c, x.dt, x.ty, ty(out, x.dt)))
+            self.add(Val(n, out, x.dt, max(x.bound, abs(value))))
+            return
+        axis = r.randrange(len(s))
+        other = list(s)
+        other[axis] = r.choice([1, 2, 3, 7, 16, 33, s[axis]])
+        out = list(s)
+        out[axis] += other[axis]
+        if numel(out) > self.max_elems:
+            return
+        y = self.get(other, x.dt)
+        first, second = (x, y) if r.random() < 0.5 else (y, x)
+        self.emit("%s = tensor.concat dim(%d) %s, %s : (%s, %s) -> %s"
+                  % (n, axis, first.name, second.name, first.ty, second.ty,
+                     ty(out, x.dt)))
+        self.add(Val(n, out, x.dt, max(x.bound, y.bound), x.exact and y.exact))
+
     def op_aos(self):
         """Records tensor<R x K x f32> read at constant fields into a 1-D or 2-D result."""
         r = self.r
@@ -1084,7 +1144,7 @@ class Gen(object):
         ("broadcast", 6), ("reduction", 12), ("multi_reduction", 5), ("norm", 12),
         ("row_col_reduction", 5),
         ("transpose", 8),
-        ("reshape", 5), ("aos", 5), ("quant", 3),
+        ("reshape", 5), ("aos", 5), ("quant", 3), ("slice", 6),
     ]
 
     def generate(self):
