@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir::memopt {
 #define GEN_PASS_DEF_MEMOPTCHECKINPUTCONTRACTPASS
@@ -98,9 +99,21 @@ static LogicalResult checkOp(Operation *op) {
   if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op) &&
       failed(checkSliceOp(op)))
     return failure();
+  if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp, tensor::ConcatOp,
+          tensor::PadOp>(op) &&
+      llvm::any_of(llvm::concat<const Type>(op->getOperandTypes(),
+                                            op->getResultTypes()),
+                   [](Type t) {
+                     auto rt = dyn_cast<RankedTensorType>(t);
+                     return rt && llvm::is_contained(rt.getShape(), 0);
+                   }))
+    return op->emitOpError("slices or assembles a tensor with a zero-size "
+                           "dim; the input contract takes non-empty slices "
+                           "only");
   if (auto pad = dyn_cast<tensor::PadOp>(op)) {
-    if (!pad.getConstantPaddingValue())
-      return op->emitOpError("pads with a value computed in its region; the "
+    Value padValue = pad.getConstantPaddingValue();
+    if (!padValue || !matchPattern(padValue, m_Constant()))
+      return op->emitOpError("pads with a value that is not a constant; the "
                              "input contract takes constant padding only");
     if (ShapedType::isDynamicShape(pad.getStaticLow()) ||
         ShapedType::isDynamicShape(pad.getStaticHigh()))

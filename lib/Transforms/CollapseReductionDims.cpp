@@ -40,6 +40,13 @@ static SmallVector<ReassociationIndices> collapsibleRuns(linalg::GenericOp g) {
   SmallVector<utils::IteratorType> iters = g.getIteratorTypesArray();
   SmallVector<AffineMap> maps = g.getIndexingMapsArray();
   SmallVector<ReassociationIndices> runs;
+  // Upstream's dim-sequence check and collapse read every map result as a
+  // dim: maps with offsets, strides or constants (folded slices) stay.
+  if (!llvm::all_of(maps, [](AffineMap m) { return m.isProjectedPermutation(); })) {
+    g.emitRemark("reduction dims not collapsed: an operand is read through "
+                 "offsets, strides or constant indices (a folded slice)");
+    return runs;
+  }
   for (int64_t d = 0, e = iters.size(); d < e;) {
     if (iters[d] != utils::IteratorType::reduction) {
       ++d;

@@ -335,7 +335,8 @@ static Attribute getFillConstant(Value v) {
     auto arg = dyn_cast<BlockArgument>(yield.getOperand(0));
     if (g.getNumDpsInputs() != 1 || g.getNumResults() != 1 || !arg ||
         arg.getOwner() != g.getBody() || arg.getArgNumber() != 0 ||
-        isa<ShapedType>(g.getDpsInputs()[0].getType()))
+        isa<ShapedType>(g.getDpsInputs()[0].getType()) ||
+        !g.getIndexingMapsArray().back().isIdentity())
       return Attribute();
     scalar = g.getDpsInputs()[0];
   }

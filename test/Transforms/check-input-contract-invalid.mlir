@@ -163,7 +163,7 @@ func.func @two_violations(%x: tensor<16x8xf32>) -> tensor<16x1xf32> {
   %c3 = arith.constant 3 : index
   // expected-error @+1 {{'tensor.extract_slice' op has dynamic offsets}}
   %s = tensor.extract_slice %x[0, %c3] [16, 1] [1, 1] : tensor<16x8xf32> to tensor<16x1xf32>
-  // expected-error @+1 {{'tensor.pad' op pads with a value computed in its region; the input contract takes constant padding only}}
+  // expected-error @+1 {{'tensor.pad' op pads with a value that is not a constant; the input contract takes constant padding only}}
   %p = tensor.pad %s low[0, 0] high[0, 0] {
   ^bb0(%i: index, %j: index):
     %c = arith.index_cast %i : index to i32
@@ -179,4 +179,27 @@ func.func @two_violations(%x: tensor<16x8xf32>) -> tensor<16x1xf32> {
 // expected-error @+1 {{'func.func' op has an unsupported argument type 'f32': only statically shaped ranked tensors are supported}}
 func.func @scalar_argument(%a: f32, %x: tensor<4xf32>) {
   return
+}
+
+// -----
+
+// Zero-size pieces.
+func.func @empty_piece(%x: tensor<0x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'tensor.concat' op slices or assembles a tensor with a zero-size dim}}
+  %c = tensor.concat dim(0) %x, %y : (tensor<0x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %c : tensor<4x8xf32>
+}
+
+// -----
+
+// Padding with a value computed in the function.
+func.func @pad_by_value(%x: tensor<4x8xf32>) -> tensor<4x10xf32> {
+  %one = arith.constant 1.0 : f32
+  %s = arith.negf %one : f32
+  // expected-error @+1 {{'tensor.pad' op pads with a value that is not a constant}}
+  %p = tensor.pad %x low[0, 1] high[0, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %s : f32
+  } : tensor<4x8xf32> to tensor<4x10xf32>
+  return %p : tensor<4x10xf32>
 }

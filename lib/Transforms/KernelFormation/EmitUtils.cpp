@@ -444,15 +444,23 @@ std::optional<LaneWindow> kf::getLaneWindow(Value memref, AffineMap map,
           return d != inner && last.isFunctionOfDim(d);
         }))
       return std::nullopt;
+    // The argument needs each mod/floordiv/ceildiv's operand to advance by
+    // a multiple of its divisor over a period: no such op under another.
     int64_t period = vec;
     bool bad = false;
-    last.walk([&](AffineExpr e) {
+    auto isDiv = [](AffineExpr e) {
       auto bin = dyn_cast<AffineBinaryOpExpr>(e);
-      if (!bin || bin.getKind() == AffineExprKind::Add ||
-          bin.getKind() == AffineExprKind::Mul)
+      return bin && bin.getKind() != AffineExprKind::Add &&
+             bin.getKind() != AffineExprKind::Mul;
+    };
+    last.walk([&](AffineExpr e) {
+      if (!isDiv(e))
         return;
+      auto bin = cast<AffineBinaryOpExpr>(e);
       auto n = dyn_cast<AffineConstantExpr>(bin.getRHS());
-      if (!n || n.getValue() <= 0)
+      bool nested = false;
+      bin.getLHS().walk([&](AffineExpr inner) { nested |= isDiv(inner); });
+      if (!n || n.getValue() <= 0 || nested)
         bad = true;
       else
         period = std::lcm(period, n.getValue());
