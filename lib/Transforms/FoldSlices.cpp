@@ -330,15 +330,10 @@ static Attribute getFillConstant(Value v) {
   Value scalar;
   if (auto fill = v.getDefiningOp<linalg::FillOp>()) {
     scalar = fill.getInputs()[0];
-  } else if (auto g = v.getDefiningOp<linalg::GenericOp>()) {
-    auto yield = cast<linalg::YieldOp>(g.getBody()->getTerminator());
-    auto arg = dyn_cast<BlockArgument>(yield.getOperand(0));
-    if (g.getNumDpsInputs() != 1 || g.getNumResults() != 1 || !arg ||
-        arg.getOwner() != g.getBody() || arg.getArgNumber() != 0 ||
-        isa<ShapedType>(g.getDpsInputs()[0].getType()) ||
-        !g.getIndexingMapsArray().back().isIdentity())
-      return Attribute();
-    scalar = g.getDpsInputs()[0];
+  } else if (auto g = v.getDefiningOp<linalg::GenericOp>();
+             g && g.getIndexingMapsArray().back().isIdentity()) {
+    if (std::optional<Value> filled = linalg::isaFillOpInterface(g))
+      scalar = *filled;
   }
   Attribute value;
   if (scalar && matchPattern(scalar, m_Constant(&value)))
