@@ -150,6 +150,18 @@ def _workloads(torch):
     def sm1(x):
         return torch.softmax(x, 1)
 
+    def attnmask(x, mask):
+        return torch.softmax(x * 0.125 + mask, -1)
+
+    def attnmaskbf(x, mask):
+        return torch.softmax(x.float() * 0.0883883461 + mask, -1).bfloat16()
+
+    def posadd(x, pos):
+        return x + pos
+
+    def lse(x):
+        return torch.logsumexp(x.float(), -1)
+
     def ln0(x):
         h = x.float()
         m = h.mean(0, keepdim=True)
@@ -289,6 +301,21 @@ def _workloads(torch):
                 lambda: (rand(8192, 4096),), sm0),
         "sm1": ("softmax over dim 1, (16, 2048, 1024) f32",
                 lambda: (rand(16, 2048, 1024),), sm1),
+        "attnmask": ("softmax(x * 0.125 + mask) over rows of 2048, x "
+                     "2x8x2048x2048 f32, mask 2x1x2048x2048 broadcast over "
+                     "heads",
+                     lambda: (rand(2, 8, 2048, 2048), rand(2, 1, 2048, 2048)),
+                     attnmask),
+        "attnmaskbf": ("softmax(float(x) * scale + mask) to bf16, x "
+                       "4x8x2048x2048 bf16, an f32 mask 2048x2048 broadcast "
+                       "over batch and heads",
+                       lambda: (rand(4, 8, 2048, 2048).bfloat16(),
+                                rand(2048, 2048)), attnmaskbf),
+        "lse": ("log-sum-exp over rows of 131072, 2048x131072 bf16, f32 math",
+                lambda: (rand(2048, 131072).bfloat16(),), lse),
+        "posadd": ("x + pos, 8x4096x2048 f32, pos 1x4096x2048 broadcast "
+                   "over the batch",
+                   lambda: (rand(8, 4096, 2048), rand(1, 4096, 2048)), posadd),
         "ln0": ("LayerNorm over dim 0, 8192x4096 bf16, f32 statistics",
                 lambda: (rand(8192, 4096).bfloat16(),), ln0),
         "gn": ("group norm (32, 32, 16, 4096) f16 in, f32 stats and out",
@@ -432,6 +459,19 @@ def _jax_workloads(jax):
     def sm1(x):
         return nn.softmax(x, axis=1)
 
+    def attnmask(x, mask):
+        return nn.softmax(x * 0.125 + mask, axis=-1)
+
+    def attnmaskbf(x, mask):
+        return nn.softmax(x.astype(jnp.float32) * 0.0883883461 + mask,
+                          axis=-1).astype(jnp.bfloat16)
+
+    def posadd(x, pos):
+        return x + pos
+
+    def lse(x):
+        return jax.nn.logsumexp(x.astype(jnp.float32), -1)
+
     def ln0(x):
         h = x.astype(jnp.float32)
         m = jnp.mean(h, 0, keepdims=True)
@@ -500,7 +540,8 @@ def _jax_workloads(jax):
 
     return {f.__name__: f for f in
             (vecmat, rope, ropef16, cmul, ropeneox, qkvnorm, w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
-             lnbwdf, rmsbwd, midmean, bnstats, colwide, colnarrow, sm0, sm1, ln0, biasgelu,
+             lnbwdf, rmsbwd, midmean, bnstats, colwide, colnarrow, sm0, sm1,
+             attnmask, attnmaskbf, posadd, lse, ln0, biasgelu,
              rmsdec,
              addrmsdec, decatt, decattbf)}
 

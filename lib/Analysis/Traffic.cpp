@@ -184,3 +184,36 @@ KernelTraffic mlir::memopt::analyzeKernelTraffic(Region &region,
   }
   return result;
 }
+
+int64_t mlir::memopt::getRowGridDramBytes(ArrayRef<int64_t> outer,
+                                          ArrayRef<int64_t> order,
+                                          ArrayRef<RowGridOperand> operands,
+                                          int64_t reuseBytes) {
+  int64_t n = outer.size();
+  // Distinct bytes one step of the dim at position k of `order` touches.
+  auto stepFootprint = [&](int64_t k) {
+    int64_t bytes = 0;
+    for (const RowGridOperand &b : operands) {
+      int64_t f = b.bytesPerRow;
+      for (int64_t j = k + 1; j < n; ++j)
+        if (b.indexedBy[order[j]])
+          f *= outer[order[j]];
+      bytes += f;
+    }
+    return bytes;
+  };
+  int64_t total = 0;
+  for (const RowGridOperand &a : operands) {
+    int64_t bytes = a.bytesPerRow;
+    for (int64_t d = 0; d < n; ++d)
+      if (a.indexedBy[d])
+        bytes *= outer[d];
+    for (int64_t k = n - 1; k >= 0; --k) {
+      int64_t d = order[k];
+      if (!a.indexedBy[d] && outer[d] > 1 && stepFootprint(k) > reuseBytes)
+        bytes *= outer[d];
+    }
+    total += bytes;
+  }
+  return total;
+}

@@ -358,3 +358,48 @@ func.func @f(%x: memref<5x96xf32>, %t: memref<5x48xf32>, %y: memref<5x96xf32>) {
   }
   return
 }
+
+// -----
+
+// A block order that is not a permutation of the outer dims (2 of them).
+func.func @f(%x: memref<3x4x1024xf32>, %s: memref<3x4xf32>) {
+  // expected-error @+1 {{block_order is not a permutation of the group's 2 outer dims}}
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 256, chunks = 1, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false, block_order = [1, 1]>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : memref<3x4x1024xf32>) outs(%s : memref<3x4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// A block order with persistent clusters (they walk rows in grid steps).
+func.func @f(%x: memref<2x4x65536xf32>, %s: memref<2x4xf32>) {
+  // expected-error @+1 {{block_order takes rows that are not interleaved, persistent clusters or column partials}}
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 512, chunks = 8, cluster = 4, shared_chunks = 0, blocks_per_multiprocessor = 2, persistent_clusters = 2, online_softmax = false, block_order = [1, 0]>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : memref<2x4x65536xf32>) outs(%s : memref<2x4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// A block order on the flat elementwise layout (it has no rows).
+func.func @f(%x: memref<3x4x1024xf32>, %y: memref<3x4x1024xf32>) {
+  // expected-error @+1 {{block_order needs a rows or shifted_rows layout}}
+  memopt.kernel_group attributes {strategy = #memopt.elementwise<layout = flat, vector = 4, threads = 256, block_order = [1, 0]>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : memref<3x4x1024xf32>) outs(%y : memref<3x4x1024xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %r = arith.negf %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}

@@ -63,6 +63,28 @@ int64_t getRecordFieldBytes(int64_t records, int64_t recordElems,
                             int64_t eltBytes, ArrayRef<int64_t> fields,
                             int64_t accessBytes, int64_t sectorBytes = 32);
 
+/// One buffer of a kernel over a grid of rows (outer dims x a row), for
+/// the L2 reuse model: the bytes it moves per row, and which outer dims
+/// index it (a dim that does not is a broadcast: the same bytes are read
+/// at every step of that dim).
+struct RowGridOperand {
+  int64_t bytesPerRow = 0;
+  SmallVector<bool> indexedBy;
+};
+
+/// DRAM bytes of `operands` when rows are started one after another
+/// walking the outer dims `outer` in `order` (outermost first), under an
+/// LRU model of L2 holding the last `reuseBytes` distinct bytes touched.
+/// From the innermost dim out, an operand not indexed by a dim d is read
+/// again from DRAM at each step of d when one step of d touches more
+/// distinct bytes (every operand's footprint over the dims inside d) than
+/// `reuseBytes`; otherwise those reads hit L2. Each operand's distinct
+/// bytes (bytesPerRow times the extents of the dims indexing it) are the
+/// minimum.
+int64_t getRowGridDramBytes(ArrayRef<int64_t> outer, ArrayRef<int64_t> order,
+                            ArrayRef<RowGridOperand> operands,
+                            int64_t reuseBytes);
+
 /// The buffer a memref value views through memref.expand_shape,
 /// collapse_shape, cast and whole-buffer reinterpret_cast, or the value
 /// itself.

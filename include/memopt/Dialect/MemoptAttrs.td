@@ -116,6 +116,13 @@ def Memopt_RowStrategyAttr : Memopt_Attr<"RowStrategy", "row"> {
     registers (loaded before the loop, then one row further each time a
     row starts, carried by the loop), so that that many rows' loads are in
     flight while a row reduces.
+    `block_order` (default empty, not printed then: the identity): the
+    order in which consecutive rows (blocks) walk the group's outer dims,
+    outermost first, as a permutation of them: with `[0, 2, 1]` over outer
+    dims (b, h, s) the rows run b, then s, then h fastest, so that an
+    operand broadcast over h (an attention mask) is reused by the blocks
+    of every head while it is in L2. Not with `interleaved`,
+    `persistent_clusters` or `column_partials`.
   }];
   let parameters = (ins
     "int64_t":$vector,
@@ -131,7 +138,8 @@ def Memopt_RowStrategyAttr : Memopt_Attr<"RowStrategy", "row"> {
     DefaultValuedParameter<"bool", "false">:$interleaved,
     DefaultValuedParameter<"int64_t", "0">:$column_partials,
     DefaultValuedParameter<"bool", "false">:$shared_accumulators,
-    DefaultValuedParameter<"int64_t", "0">:$prefetch_rows);
+    DefaultValuedParameter<"int64_t", "0">:$prefetch_rows,
+    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$block_order);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
@@ -177,12 +185,16 @@ def Memopt_ElementwiseStrategyAttr
     loaded as one aligned window per chunk, at most the target's vector
     bytes wide, and their lanes picked from it in registers; without it such
     operands are read lane by lane. Printed only when set.
+    `block_order` (rows and shifted_rows layouts; default empty, the
+    identity): the order in which consecutive rows walk the outer dims,
+    outermost first, as on #memopt.row.
   }];
   let parameters = (ins
     EnumParameter<Memopt_ElementwiseLayout>:$layout,
     "int64_t":$vector,
     "int64_t":$threads,
-    DefaultValuedParameter<"bool", "false">:$windowed);
+    DefaultValuedParameter<"bool", "false">:$windowed,
+    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$block_order);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

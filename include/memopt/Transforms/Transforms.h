@@ -35,6 +35,11 @@ struct KernelTargetInfo {
   /// The L1 cache line (the target's cache_line_bytes): what the threads of
   /// one row should cover in one warp-wide access.
   unsigned cacheLineBytes = 128;
+  /// L2 bytes (the target's l2_bytes). The block order of row kernels
+  /// models L2 as an LRU cache of half this size for lines every
+  /// multiprocessor reads (an H100/H200 L2 is two partitions, and a line
+  /// read from both sides may be held in both).
+  int64_t l2Bytes = 50 * 1024 * 1024;
   /// Shared memory a CTA may use without opt-in, in bytes.
   unsigned sharedMemoryBytes = 48 * 1024;
   /// Row kernels: vector chunks each thread holds per row (bytes in flight

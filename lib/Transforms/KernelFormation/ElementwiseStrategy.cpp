@@ -72,7 +72,7 @@ FailureOr<ElementwiseStrategyAttr> kf::selectElementwiseStrategy(
   int64_t threads = target.blockSize;
   if (group.inner < 0)
     return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::Rows, 1,
-                                        threads, false);
+                                        threads, false, DenseI64ArrayAttr());
   unsigned vec = chooseVectorWidth(group, target, /*rowsMayBeMisaligned=*/false,
                                    /*windows=*/true);
   unsigned wide =
@@ -88,21 +88,22 @@ FailureOr<ElementwiseStrategyAttr> kf::selectElementwiseStrategy(
       group.numRows() * (int64_t)llvm::divideCeil(group.inner, lanes) <
           threads)
     return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::Rows, 1,
-                                        threads, false);
+                                        threads, false, DenseI64ArrayAttr());
   if (wide > vec) {
     if (canUseFlat(group))
       return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::Flat, wide,
-                                          threads, false);
+                                          threads, false, DenseI64ArrayAttr());
     // Otherwise (row-scalar or broadcast operands) the rows' chunks are
     // shifted to the buffers' alignment as in row kernels.
     if (group.inner > (int64_t)wide)
       return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::ShiftedRows,
-                                          wide, threads, false);
+                                          wide, threads, false,
+                                          selectBlockOrder(group, target));
   }
-  return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::Rows, vec,
-                                      threads,
-                                      /*windowed=*/vec > 1 &&
-                                          hasWindowAccesses(group));
+  return ElementwiseStrategyAttr::get(
+      ctx, ElementwiseLayout::Rows, vec, threads,
+      /*windowed=*/vec > 1 && hasWindowAccesses(group),
+      selectBlockOrder(group, target));
 }
 
 LogicalResult kf::checkElementwiseStrategy(const Group &group,
@@ -146,9 +147,11 @@ LogicalResult kf::checkElementwiseStrategy(const Group &group,
     if (group.inner < 1 || !canUseFlat(group))
       return fail() << "not every buffer is row-shaped and read at the "
                        "position written";
+    if (s.getBlockOrder())
+      return fail() << "block_order needs a rows or shifted_rows layout";
     break;
   }
-  return success();
+  return checkBlockOrder(group, s, s.getBlockOrder(), anchor);
 }
 
 static void emitFlatElementwiseKernel(RewriterBase &b, Group &group,
@@ -234,6 +237,7 @@ void kf::emitElementwiseKernel(RewriterBase &b, Group &group,
     chunk = arith::RemUIOp::create(b, loc, linear, cIdx(b, loc, chunksPerRow));
     row = arith::DivUIOp::create(b, loc, linear, cIdx(b, loc, chunksPerRow));
   }
+  row = getOrderedRow(b, loc, row, group.outer, s.getBlockOrder());
   st.outerIds = delinearize(b, loc, row, group.outer);
   if (shifted) {
     st.kernelEntry = &launch.getBody().front();

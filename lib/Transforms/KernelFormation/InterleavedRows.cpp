@@ -165,7 +165,8 @@ kf::selectInterleavedRowStrategy(const Group &group,
       plan->cluster, /*shared_chunks=*/0, plan->blocksPerMultiprocessor,
       /*persistent_clusters=*/0, /*online_softmax=*/false, plan->rowsPerBlock,
       /*interleaved=*/true, /*column_partials=*/0,
-      /*shared_accumulators=*/false, /*prefetch_rows=*/0));
+      /*shared_accumulators=*/false, /*prefetch_rows=*/0,
+      /*block_order=*/DenseI64ArrayAttr()));
 }
 
 Value kf::interleavedRowReduce(OpBuilder &b, Location loc, Value partial,

@@ -124,6 +124,7 @@ void mlir::memopt::applyTarget(KernelTargetInfo &info, TargetAttr target) {
   orTarget(info.vectorBytes, target.getVectorBytes());
   orTarget(info.multiprocessors, target.getMultiprocessors());
   info.cacheLineBytes = target.getCacheLineBytes();
+  info.l2Bytes = target.getL2Bytes();
   info.maxClusterSize =
       info.maxClusterSize == 0
           ? target.getMaxClusterSize()

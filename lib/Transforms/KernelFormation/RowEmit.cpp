@@ -185,6 +185,9 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
         b, loc, cluster.rank,
         cIdx(b, loc, (numChunks + sharedChunks) * threads));
   }
+  // The row this block holds when blocks walk the outer dims in another
+  // order than memory order.
+  row = getOrderedRow(b, loc, row, group.outer, s.getBlockOrder());
   if (blocksPerMultiprocessor > 1)
     OccupancyHintOp::create(b, loc, blocksPerMultiprocessor);
   EmitState st(loc);

@@ -393,11 +393,16 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
                          << " (" << threads << " threads per row, "
                          << rowsPerBlock << " rows per block)";
   }
+  // (Persistent clusters and column partials walk rows in steps of the
+  // grid: their order is not the blocks'.)
+  DenseI64ArrayAttr order;
+  if (persistentClusters == 0 && partials.blocks == 0)
+    order = selectBlockOrder(group, target);
   return Attribute(RowStrategyAttr::get(
       ctx, vec, shifted, threads, numChunks, clusterSize, sharedChunks,
       blocksPerMultiprocessor, persistentClusters, online, rowsPerBlock,
       /*interleaved=*/false, partials.blocks, partials.shared,
-      partials.prefetchRows));
+      partials.prefetchRows, order));
 }
 
 FailureOr<MemRefType>
@@ -458,6 +463,13 @@ LogicalResult kf::checkRowStrategy(const Group &group, RowStrategyAttr s,
        s.getPersistentClusters() > 0 || s.getOnlineSoftmax()))
     return fail() << "interleaved rows take vector = 1, no shifted chunks, "
                      "no shared-memory staging and no online softmax";
+  if (s.getBlockOrder() && (interleaved || s.getPersistentClusters() > 0 ||
+                            s.getColumnPartials() > 0))
+    return fail() << "block_order takes rows that are not interleaved, "
+                     "persistent clusters or column partials (their blocks "
+                     "walk the rows in steps of the grid)";
+  if (failed(checkBlockOrder(group, s, s.getBlockOrder(), anchor)))
+    return failure();
   int64_t cluster = s.getCluster();
   if (cluster < 1 || cluster > (int64_t)target.maxClusterSize)
     return fail() << "cluster must be between 1 and the target's "

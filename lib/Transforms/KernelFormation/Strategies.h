@@ -47,6 +47,27 @@ bool isVectorAllowed(int64_t vec, int64_t elementBytes,
 /// Whether `threads` is whole warps within the target's largest block.
 bool isWholeWarps(int64_t threads, const KernelTargetInfo &target);
 
+//===-- Block order (BlockOrder.cpp) --------------------------------------===//
+
+/// The order in which a row or elementwise kernel's blocks walk the outer
+/// dims of `group` (#memopt.row's `block_order`), or null for memory
+/// order: the order of least modelled DRAM bytes (getRowGridDramBytes, L2
+/// reuse within half the target's L2) when it saves at least a sixteenth
+/// over memory order. Remarks say which order and why, or that broadcast
+/// operands are re-read and no order helps.
+DenseI64ArrayAttr selectBlockOrder(const Group &group,
+                                   const KernelTargetInfo &target);
+
+/// Whether `order` (null: memory order) is a permutation of `group`'s outer
+/// dims, with a located error naming strategy `s` when not.
+LogicalResult checkBlockOrder(const Group &group, Attribute s,
+                              DenseI64ArrayAttr order, Operation *anchor);
+
+/// The row (linear in memory order over `outer`) that the block at
+/// position `row` of `order` holds; `row` itself for memory order.
+Value getOrderedRow(OpBuilder &b, Location loc, Value row,
+                    ArrayRef<int64_t> outer, DenseI64ArrayAttr order);
+
 //===-- Row kernels (RowStrategy.cpp) -------------------------------------===//
 
 /// How a row kernel with column reductions keeps its column partials.
