@@ -60,16 +60,21 @@ def main():
                     in_kernel = s.get("dram_bytes_in_kernel",
                                       s["bytes_read"] + (wr if wr > L2_BYTES else 0))
                     expected.append((p, s["kernel"], s["bytes_read"] + wr, in_kernel,
-                                     s.get("bank_conflicts_ld"), s.get("bank_conflicts_st")))
+                                     s.get("bank_conflicts_ld"), s.get("bank_conflicts_st"),
+                                     s["bytes_read"]))
         if len(measured) != len(expected):
             table.append({"workload": w, "error": f"{len(measured)} kernels profiled, "
                           f"{len(expected)} expected"})
             continue
-        for (p, k, model, modelL2, pld, pst), meas in zip(expected, measured):
+        for (p, k, model, modelL2, pld, pst, modelRead), meas in zip(expected, measured):
             dram = (meas.get("dram__bytes_read.sum") or 0) + (meas.get("dram__bytes_write.sum") or 0)
             table.append({
                 "workload": w, "pipeline": p, "kernel": k, "ncu_kernel": meas["kernel"],
                 "model_bytes": model, "dram_bytes": dram,
+                # Reads alone: the written bytes a kernel leaves dirty in
+                # L2 do not blur them.
+                "model_bytes_read": modelRead,
+                "dram_bytes_read": meas.get("dram__bytes_read.sum"),
                 "ratio": (model / dram) if dram else None,
                 "model_bytes_l2": modelL2,
                 "ratio_l2": (modelL2 / dram) if dram else None,
@@ -119,6 +124,13 @@ def main():
                     f"{per(r['shared_wavefronts_ld'], r['shared_inst_ld'])} "
                     f"{per(r['shared_wavefronts_st'], r['shared_inst_st'])} "
                     f"{fmt(r['sass_conflicts_ld'])} {fmt(r['sass_conflicts_st'])}\n")
+        f.write("\nDRAM reads alone (model bytes_read vs ncu dram__bytes_read):\n")
+        for r in table:
+            if "error" in r or not r.get("dram_bytes_read"):
+                continue
+            f.write(f"{r['workload']:10s} {r['pipeline']:9s} {r['kernel'][:22]:22s} "
+                    f"{r['model_bytes_read']/1e6:10.1f} {r['dram_bytes_read']/1e6:10.1f} "
+                    f"{r['model_bytes_read']/r['dram_bytes_read']:9.3f}\n")
     print(open(out / "ncu.txt").read())
 
 
