@@ -162,6 +162,9 @@ def _workloads(torch):
     def lse(x):
         return torch.logsumexp(x.float(), -1)
 
+    def lsef32(x):
+        return torch.logsumexp(x, -1, keepdim=True)
+
     def ln0(x):
         h = x.float()
         m = h.mean(0, keepdim=True)
@@ -313,6 +316,14 @@ def _workloads(torch):
                                 rand(2048, 2048)), attnmaskbf),
         "lse": ("log-sum-exp over rows of 131072, 2048x131072 bf16, f32 math",
                 lambda: (rand(2048, 131072).bfloat16(),), lse),
+        "lse128k": ("log-sum-exp over rows of 128256 (Llama-3 vocabulary), "
+                    "2048x128256 bf16, f32 math",
+                    lambda: (rand(2048, 128256).bfloat16(),), lse),
+        "lse50k": ("log-sum-exp over rows of 50257 (GPT-2 vocabulary), "
+                   "4096x50257 bf16, f32 math",
+                   lambda: (rand(4096, 50257).bfloat16(),), lse),
+        "lsef32": ("log-sum-exp over rows of 131072 f32, 1024x131072, "
+                   "keepdim", lambda: (rand(1024, 131072),), lsef32),
         "posadd": ("x + pos, 8x4096x2048 f32, pos 1x4096x2048 broadcast "
                    "over the batch",
                    lambda: (rand(8, 4096, 2048), rand(1, 4096, 2048)), posadd),
@@ -472,6 +483,9 @@ def _jax_workloads(jax):
     def lse(x):
         return jax.nn.logsumexp(x.astype(jnp.float32), -1)
 
+    def lsef32(x):
+        return jax.nn.logsumexp(x, -1, keepdims=True)
+
     def ln0(x):
         h = x.astype(jnp.float32)
         m = jnp.mean(h, 0, keepdims=True)
@@ -541,7 +555,7 @@ def _jax_workloads(jax):
     return {f.__name__: f for f in
             (vecmat, rope, ropef16, cmul, ropeneox, qkvnorm, w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
              lnbwdf, rmsbwd, midmean, bnstats, colwide, colnarrow, sm0, sm1,
-             attnmask, attnmaskbf, posadd, lse, ln0, biasgelu,
+             attnmask, attnmaskbf, posadd, lse, lsef32, ln0, biasgelu,
              rmsdec,
              addrmsdec, decatt, decattbf)}
 

@@ -34,7 +34,7 @@ func.func @f(%x: memref<4x1003xf32>, %s: memref<4xf32>) {
 
 // A vector wider than the target's 16-byte accesses.
 func.func @f(%x: memref<4x1024xf32>, %s: memref<4xf32>) {
-  // expected-error @+1 {{vector must be a power of two of at most 16 bytes of the widest element (4 bytes)}}
+  // expected-error @+1 {{vector must be a power of two of at most 16 bytes of the widest element read or written along the row (4 bytes)}}
   memopt.kernel_group attributes {strategy = #memopt.row<vector = 8, shifted = false, threads = 32, chunks = 4, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false>} {
     linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x1024xf32>) outs(%s : memref<4xf32>) {
     ^bb0(%a: f32, %acc: f32):
@@ -398,6 +398,21 @@ func.func @f(%x: memref<3x4x1024xf32>, %y: memref<3x4x1024xf32>) {
     linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : memref<3x4x1024xf32>) outs(%y : memref<3x4x1024xf32>) {
     ^bb0(%a: f32, %o: f32):
       %r = arith.negf %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// online_softmax on a streamed row with no maximum followed by an exp sum.
+func.func @f(%x: memref<4x65536xf32>, %s: memref<4xf32>) {
+  // expected-error @+1 {{online_softmax: no maximum is followed by a sum of exp(v - max) that can share its pass}}
+  memopt.kernel_group attributes {strategy = #memopt.streamed_row<vector = 4, threads = 1024, tiles = 16, reserved_shared_bytes = 114688, online_softmax = true>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x65536xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
       linalg.yield %r : f32
     }
   }

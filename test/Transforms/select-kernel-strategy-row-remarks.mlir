@@ -6,7 +6,7 @@
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @streamed
-// CHECK: #memopt.streamed_row<vector = 4, threads = 1024, tiles = 16, reserved_shared_bytes = 117760>
+// CHECK: #memopt.streamed_row<vector = 4, threads = 1024, tiles = 16, reserved_shared_bytes = 114688>
 func.func @streamed(%x: memref<4x65536xf32>, %s: memref<4xf32>) {
   // expected-remark @below {{row of 65536 elements streamed in tiles: holding it in registers takes a cluster of 2 blocks, more than max-cluster-size (1)}}
   linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x65536xf32>) outs(%s : memref<4xf32>) {

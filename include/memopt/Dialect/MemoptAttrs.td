@@ -148,16 +148,24 @@ def Memopt_StreamedRowStrategyAttr
   let summary = "a row kernel that streams its row in tiles";
   let description = [{
     One block of `threads` threads per row walks the row in `tiles` tiles of
-    one `vector`-element chunk per thread, once per reduction and once for
-    the row-shaped results. The launch reserves `reserved_shared_bytes` of
-    dynamic shared memory (one row in flight per multiprocessor), which
+    one `vector`-element chunk per thread, once per pass of reductions and
+    once for the row-shaped results. Reductions that read none of one
+    another's results share a pass. `online_softmax` (default false, not
+    printed then): a maximum and the sum of exp(v - max) after it share one
+    pass too, each thread rescaling its running sum by exp(m - m') when its
+    running maximum grows from m to m', and its sum by exp(m - M) to the
+    row's maximum M at the end (log-sum-exp over vocabulary rows reads its
+    logits once). The launch reserves `reserved_shared_bytes` of dynamic
+    shared memory (one row in flight per multiprocessor where later walks
+    re-read the row from L2, two where one walk does it all), which
     memopt-pipeline-loads fills with its rings.
   }];
   let parameters = (ins
     "int64_t":$vector,
     "int64_t":$threads,
     "int64_t":$tiles,
-    "int64_t":$reserved_shared_bytes);
+    "int64_t":$reserved_shared_bytes,
+    DefaultValuedParameter<"bool", "false">:$online_softmax);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

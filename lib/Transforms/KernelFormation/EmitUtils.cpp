@@ -615,6 +615,11 @@ bool kf::fitsWindowedAccesses(const Group &group,
   return true;
 }
 
+static unsigned chooseVectorWidthFor(const Group &group,
+                                     const KernelTargetInfo &target,
+                                     int64_t maxBytes,
+                                     bool rowsMayBeMisaligned);
+
 unsigned kf::chooseVectorWidth(const Group &group,
                                const KernelTargetInfo &target,
                                bool rowsMayBeMisaligned, bool windows) {
@@ -634,7 +639,32 @@ unsigned kf::chooseVectorWidth(const Group &group,
         return v;
     return 1;
   }
-  int64_t maxBytes = getWidestElementBytes(group);
+  return chooseVectorWidthFor(group, target, getWidestElementBytes(group),
+                              rowsMayBeMisaligned);
+}
+
+int64_t kf::getWidestRowElementBytes(const Group &group) {
+  // (Buffers private to the group hold their lanes in registers.)
+  int64_t maxBytes = 1;
+  for (const GroupOp &g : group.ops)
+    for (auto access : getRowAccesses(g))
+      if (!isGroupPrivate(getRootBuffer(access.first->get()), group))
+        maxBytes = std::max(
+          maxBytes, getElementBytes(cast<MemRefType>(access.first->get().getType())
+                                        .getElementType()));
+  return maxBytes;
+}
+
+unsigned kf::chooseRowAccessVectorWidth(const Group &group,
+                                        const KernelTargetInfo &target) {
+  return chooseVectorWidthFor(group, target, getWidestRowElementBytes(group),
+                              /*rowsMayBeMisaligned=*/false);
+}
+
+static unsigned chooseVectorWidthFor(const Group &group,
+                                     const KernelTargetInfo &target,
+                                     int64_t maxBytes,
+                                     bool rowsMayBeMisaligned) {
   unsigned vec = std::max<int64_t>(1, target.vectorBytes / maxBytes);
   while (!rowsMayBeMisaligned && vec > 1 && group.inner % vec != 0)
     vec /= 2;

@@ -199,6 +199,18 @@ unsigned chooseVectorWidth(const Group &group, const KernelTargetInfo &target,
                            bool rowsMayBeMisaligned = false,
                            bool windows = false);
 
+/// The widest element, in bytes, of the buffers the group reads or writes
+/// along the row (row scalars, such as f32 statistics beside bf16 rows, and
+/// buffers private to the group, whose lanes stay in registers, do not
+/// count).
+int64_t getWidestRowElementBytes(const Group &group);
+
+/// chooseVectorWidth for kernels that hold no lanes across chunks (streamed
+/// rows): the width follows the widest element accessed along the row
+/// alone.
+unsigned chooseRowAccessVectorWidth(const Group &group,
+                                    const KernelTargetInfo &target);
+
 /// Whether the group reads some buffer through such a window.
 bool hasWindowAccesses(const Group &group);
 

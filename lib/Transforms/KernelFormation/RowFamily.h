@@ -21,13 +21,19 @@
 namespace mlir::memopt::kf {
 
 /// Softmax's two reductions in one cluster exchange (online softmax): a
-/// maximum M of the row, then the sum of exp(v - M) computed by one
-/// elementwise op. Each block reduces its slice with its own maximum m_b;
-/// the blocks then exchange (m_b, s_b) once and combine M = max m_b and
-/// S = sum s_b * exp(m_b - M), and scale their exp values by exp(m_b - M).
+/// maximum M of the row's values v, then the sum of exp(v - M), the exp
+/// computed by an elementwise op or inside the sum's own body (log-sum-exp
+/// as torch-mlir writes it: exp(extf(x) - M) + acc). The values are an
+/// expression of the row's inputs that both ops compute alike. Each block
+/// reduces its slice with its own maximum m_b; the blocks then exchange
+/// (m_b, s_b) once and combine M = max m_b and S = sum s_b * exp(m_b - M),
+/// and scale their exp values (if any) by exp(m_b - M).
 struct OnlineSoftmax {
-  /// Indices in the group of the exp op and of the sum.
-  size_t exp, sum;
+  /// Index in the group of the elementwise exp op (none: the exp is in the
+  /// sum's body).
+  std::optional<size_t> exp;
+  /// Index in the group of the sum.
+  size_t sum;
 };
 
 /// Matches the online softmax form at reduction `i` of `group`.
@@ -47,6 +53,27 @@ void emitOnlineSoftmax(OpBuilder &b, EmitState &st, const Group &group,
                        const RowCluster &cluster, unsigned slot,
                        VectorOpList *vectorOps = nullptr,
                        function_ref<Value(const GroupOp *)> sharedPass = nullptr);
+
+/// How a streamed row kernel (#memopt.streamed_row) walks its row: the
+/// group's reductions in passes, each pass one walk over the row. A
+/// reduction joins the pending pass unless it reads what the pass's
+/// reductions write; an op that reads their results (or writes what they
+/// read or write) ends the pass before it. With `online`, a maximum and the
+/// sum of exp(v - max) after it (matchOnlineSoftmax, only elementwise ops
+/// between) share a pass.
+struct StreamedPasses {
+  /// Whether the pending pass is emitted before op k.
+  SmallVector<bool> flushBefore;
+  /// Online pairs, by the index of their maximum.
+  DenseMap<size_t, OnlineSoftmax> pairs;
+  /// Walks over the row for the reductions (the row-shaped results take
+  /// one more).
+  unsigned reductionPasses = 0;
+};
+StreamedPasses planStreamedPasses(const Group &group, bool online);
+
+/// Whether the group writes a row-shaped buffer that outlives it.
+bool hasRowShapedResults(const Group &group);
 
 } // namespace mlir::memopt::kf
 

@@ -23,32 +23,95 @@ using namespace mlir;
 using namespace mlir::memopt;
 using namespace mlir::memopt::kf;
 
-/// Whether the arg of `op`'s body for `operand` is used only as
-/// `exp(v - arg)` whose result is the op's only yielded value, `v` being
-/// `op`'s input read from `valuesRoot` through `valuesMap`.
-static bool isExpOfDifference(linalg::GenericOp op, OpOperand &operand,
-                              Value valuesRoot, AffineMap valuesMap) {
-  if (op.getNumDpsInits() != 1)
+/// Whether `a`, computed in `opA`'s body, and `b`, in `opB`'s, are the same
+/// function of the row's inputs: both the arg of an input read from the same
+/// buffer through the same map, the same value from outside the bodies, or
+/// the same region-free op of such values.
+static bool isSameRowValue(Value a, linalg::GenericOp opA, Value b,
+                           linalg::GenericOp opB, unsigned depth = 0) {
+  if (a.getType() != b.getType() || depth > 16)
     return false;
-  BlockArgument m = op.getMatchingBlockArgument(&operand);
-  if (!m.hasOneUse())
+  auto argA = dyn_cast<BlockArgument>(a), argB = dyn_cast<BlockArgument>(b);
+  if (argA && argA.getOwner() == opA.getBody()) {
+    if (!argB || argB.getOwner() != opB.getBody() ||
+        argA.getArgNumber() >= opA.getNumDpsInputs() ||
+        argB.getArgNumber() >= opB.getNumDpsInputs())
+      return false;
+    OpOperand *inA = opA.getDpsInputOperand(argA.getArgNumber());
+    OpOperand *inB = opB.getDpsInputOperand(argB.getArgNumber());
+    return getRootBuffer(inA->get()) == getRootBuffer(inB->get()) &&
+           opA.getMatchingIndexingMap(inA) == opB.getMatchingIndexingMap(inB);
+  }
+  if (argB && argB.getOwner() == opB.getBody())
     return false;
-  auto sub = dyn_cast<arith::SubFOp>(*m.getUsers().begin());
-  if (!sub || sub.getRhs() != m || sub.getLhs() == m || !sub->hasOneUse())
+  Operation *defA = a.getDefiningOp(), *defB = b.getDefiningOp();
+  bool insideA = defA && opA->isProperAncestor(defA);
+  bool insideB = defB && opB->isProperAncestor(defB);
+  if (!insideA && !insideB)
+    return a == b;
+  if (!insideA || !insideB || defA->getName() != defB->getName() ||
+      defA->getAttrDictionary() != defB->getAttrDictionary() ||
+      defA->getNumRegions() != 0 || defB->getNumRegions() != 0 ||
+      defA->getNumOperands() != defB->getNumOperands() ||
+      cast<OpResult>(a).getResultNumber() !=
+          cast<OpResult>(b).getResultNumber() ||
+      defA->getResultTypes() != defB->getResultTypes())
     return false;
-  auto v = dyn_cast<BlockArgument>(sub.getLhs());
-  if (!v || v.getOwner() != op.getBody() ||
-      v.getArgNumber() >= op.getNumDpsInputs())
+  for (auto [x, y] : llvm::zip(defA->getOperands(), defB->getOperands()))
+    if (!isSameRowValue(x, opA, y, opB, depth + 1))
+      return false;
+  return true;
+}
+
+/// Whether `v`, computed in `op`'s body, depends on `arg`.
+static bool dependsOn(Value v, BlockArgument arg, linalg::GenericOp op,
+                      unsigned depth = 0) {
+  if (v == arg)
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def || !op->isProperAncestor(def) || depth > 16)
+    return depth > 16;
+  return llvm::any_of(def->getOperands(), [&](Value x) {
+    return dependsOn(x, arg, op, depth + 1);
+  });
+}
+
+/// The values `v` of maximum `max` (a body `yield max(v, acc)`, `acc` used
+/// only there, `v` a function of the inputs), or null.
+static Value getMaxValues(linalg::GenericOp max) {
+  Block *body = max.getBody();
+  if (max.getNumDpsInits() != 1)
+    return Value();
+  BlockArgument acc = body->getArgument(max.getNumDpsInputs());
+  Value yielded = body->getTerminator()->getOperand(0);
+  Operation *comb = yielded.getDefiningOp();
+  if (!comb || !isa<arith::MaxNumFOp, arith::MaximumFOp>(comb) ||
+      comb->getBlock() != body || !acc.hasOneUse() ||
+      !yielded.hasOneUse())
+    return Value();
+  Value v = comb->getOperand(0) == acc ? comb->getOperand(1)
+                                       : comb->getOperand(0);
+  if (comb->getOperand(0) != acc && comb->getOperand(1) != acc)
+    return Value();
+  return dependsOn(v, acc, max) ? Value() : v;
+}
+
+/// Whether `e` (in `op`'s body) is `exp(v - m)`, `m` the arg of `op`'s
+/// operand `maxOperand` used only there and `v` the same values `values`
+/// computes in `max`'s body.
+static bool isExpOfDifference(Value e, linalg::GenericOp op,
+                              OpOperand &maxOperand, Value values,
+                              linalg::GenericOp max) {
+  BlockArgument m = op.getMatchingBlockArgument(&maxOperand);
+  if (!m.hasOneUse() || !e.hasOneUse())
     return false;
-  OpOperand *vIn = op.getDpsInputOperand(v.getArgNumber());
-  if (getRootBuffer(vIn->get()) != valuesRoot ||
-      op.getMatchingIndexingMap(vIn) != valuesMap)
+  auto exp = e.getDefiningOp<math::ExpOp>();
+  if (!exp)
     return false;
-  auto exp = dyn_cast<math::ExpOp>(*sub->getUsers().begin());
-  if (!exp || !exp->hasOneUse())
+  auto sub = exp.getOperand().getDefiningOp<arith::SubFOp>();
+  if (!sub || sub.getRhs() != m || !sub->hasOneUse())
     return false;
-  auto yield = dyn_cast<linalg::YieldOp>(*exp->getUsers().begin());
-  return yield && yield.getNumOperands() == 1;
+  return isSameRowValue(sub.getLhs(), op, values, max);
 }
 
 /// Whether `op`'s body is exactly `yield combiner(in, acc)` over its one
@@ -81,14 +144,10 @@ std::optional<OnlineSoftmax> kf::matchOnlineSoftmax(const Group &group,
         .getType()
         .isF32();
   };
-  if (!isF32Acc(max) || !(isPlainReduction<arith::MaxNumFOp>(max.op) ||
-                          isPlainReduction<arith::MaximumFOp>(max.op)))
+  Value values = getMaxValues(max.op);
+  if (!isF32Acc(max) || !values)
     return std::nullopt;
   Value maxRoot = getRootBuffer(max.op.getDpsInitsMutable()[0].get());
-  // The exp op must subtract the maximum from the values it was taken of.
-  OpOperand *maxIn = max.op.getDpsInputOperand(0);
-  Value valuesRoot = getRootBuffer(maxIn->get());
-  AffineMap valuesMap = max.op.getMatchingIndexingMap(maxIn);
   auto reads = [](const GroupOp &g, Value root) {
     return llvm::any_of(g.op->getOpOperands(), [&](OpOperand &o) {
       return getRootBuffer(o.get()) == root &&
@@ -101,6 +160,26 @@ std::optional<OnlineSoftmax> kf::matchOnlineSoftmax(const Group &group,
       return getRootBuffer(o.get()) == root;
     });
   };
+  // The one input of `g` reading the maximum, each other operand's arg
+  // unused by `g` when it reads the maximum's buffer too (null otherwise).
+  auto maxOperand = [&](const GroupOp &g) -> OpOperand * {
+    OpOperand *found = nullptr;
+    for (OpOperand &o : g.op->getOpOperands()) {
+      if (getRootBuffer(o.get()) != maxRoot)
+        continue;
+      if (!g.op.isDpsInput(&o) || found)
+        return nullptr;
+      found = &o;
+    }
+    return found;
+  };
+  // The exp value `exp(v - max)` yielded by `g` (its only yield), or null.
+  auto yieldedExp = [&](const GroupOp &g, OpOperand *m) -> Value {
+    if (!m || g.op.getNumDpsInits() != 1)
+      return Value();
+    Value e = g.op.getBody()->getTerminator()->getOperand(0);
+    return isExpOfDifference(e, g.op, *m, values, max.op) ? e : Value();
+  };
   std::optional<size_t> exp;
   Value expRoot;
   // Whether the buffer still holds the maximum (softmax reuses it for the
@@ -110,13 +189,31 @@ std::optional<OnlineSoftmax> kf::matchOnlineSoftmax(const Group &group,
     const GroupOp &g = group.ops[k];
     bool readsMax = maxLive && reads(g, maxRoot);
     if (g.role == RowRole::Reduce) {
-      // The sum of the exp values, from zero or any initial value.
-      if (!exp || g.kind != arith::AtomicRMWKind::addf || !isF32Acc(g) ||
-          !isPlainReduction<arith::AddFOp>(g.op) ||
-          getRootBuffer(g.op.getDpsInputOperand(0)->get()) != expRoot ||
-          readsMax)
+      if (g.kind != arith::AtomicRMWKind::addf || !isF32Acc(g))
         return std::nullopt;
-      return OnlineSoftmax{*exp, k};
+      // The sum of the exp values, from zero or any initial value.
+      if (exp) {
+        if (!isPlainReduction<arith::AddFOp>(g.op) ||
+            getRootBuffer(g.op.getDpsInputOperand(0)->get()) != expRoot ||
+            readsMax)
+          return std::nullopt;
+        return OnlineSoftmax{exp, k};
+      }
+      // Or `yield exp(v - max) + acc`, the exp in the sum's body.
+      if (!readsMax || writes(g, maxRoot))
+        return std::nullopt;
+      Block *body = g.op.getBody();
+      BlockArgument acc = body->getArgument(g.op.getNumDpsInputs());
+      auto add = body->getTerminator()->getOperand(0).getDefiningOp<
+          arith::AddFOp>();
+      if (!add || !acc.hasOneUse() || !add->hasOneUse() ||
+          (add.getLhs() != acc && add.getRhs() != acc))
+        return std::nullopt;
+      Value e = add.getLhs() == acc ? add.getRhs() : add.getLhs();
+      OpOperand *m = maxOperand(g);
+      if (!m || !isExpOfDifference(e, g.op, *m, values, max.op))
+        return std::nullopt;
+      return OnlineSoftmax{std::nullopt, k};
     }
     if (!readsMax) {
       // Other work in between must not see or replace a local exp value.
@@ -126,12 +223,9 @@ std::optional<OnlineSoftmax> kf::matchOnlineSoftmax(const Group &group,
         maxLive = false;
       continue;
     }
-    if (exp || g.role != RowRole::Vector || writes(g, maxRoot))
+    if (exp || g.role != RowRole::Vector || writes(g, maxRoot) ||
+        !yieldedExp(g, maxOperand(g)))
       return std::nullopt;
-    for (OpOperand *in : g.op.getDpsInputOperands())
-      if (getRootBuffer(in->get()) == maxRoot &&
-          !isExpOfDifference(g.op, *in, valuesRoot, valuesMap))
-        return std::nullopt;
     exp = k;
     expRoot = getRootBuffer(g.op.getDpsInitsMutable()[0].get());
   }
@@ -209,10 +303,12 @@ void kf::emitOnlineSoftmax(
   }
   // The exp values as if computed from the row's maximum.
   Value scale = scaleTo(localMax);
-  Value expRoot =
-      getRootBuffer(group.ops[online.exp].op.getDpsInitsMutable()[0].get());
-  for (Value &lane : st.vecValues[expRoot])
-    lane = arith::MulFOp::create(b, loc, lane, scale);
+  if (online.exp) {
+    Value expRoot = getRootBuffer(
+        group.ops[*online.exp].op.getDpsInitsMutable()[0].get());
+    for (Value &lane : st.vecValues[expRoot])
+      lane = arith::MulFOp::create(b, loc, lane, scale);
+  }
   // Later passes over the chunks in shared memory take the exp values from
   // the row's maximum directly (exp(v - M) = exp(v - m) * exp(m - M)), 0 in
   // place of an M of -inf as for the register lanes (whose scale is then

@@ -144,6 +144,25 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
   // meet in distributed shared memory, so the row is read from DRAM once.
   int64_t clusterSize = 1;
   int64_t blocksPerMultiprocessor = 1;
+  // A group that writes only row scalars, its reductions in one walk over
+  // the row (a sum, or log-sum-exp's maximum and sum of exp(v - max)
+  // online), streams the row: no block needs it on chip, so it is read
+  // once with every access 16 bytes wide and no cluster exchange. Rows
+  // enough for four blocks per multiprocessor keep the waves' tail short
+  // (fewer rows are spread over clusters instead). Rows not a multiple of
+  // the vector keep the cluster's shifted chunks (a streamed tile is
+  // aligned to the row).
+  if (numChunks * vec > target.rowRegisterElements && !shifted &&
+      !group.hasColumnReduce() && !hasRowShapedResults(group) &&
+      rows >= 4 * (int64_t)target.multiprocessors &&
+      planStreamedPasses(group, /*online=*/true).reductionPasses == 1 &&
+      succeeded(getExchangeType(b, group, target, why))) {
+    group.ops.front().op.emitRemark()
+        << "row of " << group.inner
+        << " elements streamed in one pass: the group writes row scalars "
+           "only, so no block holds the row";
+    return Attribute(selectStreamedRowStrategy(group, target));
+  }
   if (numChunks * vec > target.rowRegisterElements) {
     if (group.hasColumnReduce()) {
       why = "a row of " + std::to_string(group.inner) +
@@ -414,10 +433,14 @@ kf::checkRowBasics(const Group &group, Attribute s, int64_t vec, bool shifted,
     return fail() << "the group has no reduction over a row (use "
                      "#memopt.elementwise)",
            failure();
-  if (!isVectorAllowed(vec, getWidestElementBytes(group), target))
+  // (Accesses along the row are `vector` elements wide; row scalars are
+  // read and written one at a time.)
+  if (!isVectorAllowed(vec, getWidestRowElementBytes(group), target))
     return fail() << "vector must be a power of two of at most "
-                  << target.vectorBytes << " bytes of the widest element ("
-                  << getWidestElementBytes(group) << " bytes)",
+                  << target.vectorBytes
+                  << " bytes of the widest element read or written along "
+                     "the row ("
+                  << getWidestRowElementBytes(group) << " bytes)",
            failure();
   if (!shifted && group.inner % vec != 0)
     return fail() << "a row of " << group.inner

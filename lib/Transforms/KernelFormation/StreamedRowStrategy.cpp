@@ -7,28 +7,137 @@
 //===----------------------------------------------------------------------===//
 //
 // The streamed row family (#memopt.streamed_row): rows too long for the
-// registers of a block or a cluster (or on chips without clusters). One
-// block per row walks the row in tiles of one chunk per thread, once per
-// reduction (recomputing the elementwise ops the reduction needs from the
-// inputs) and once more for the row-shaped results. Only the first pass
-// reads the inputs from DRAM when the rows in flight fit in L2;
+// registers of a block or a cluster (or on chips without clusters), and
+// long rows whose group yields only row scalars in one pass (log-sum-exp
+// over vocabulary rows: nothing needs the row on chip). One block per row
+// walks the row in tiles of one chunk per thread, once per pass of
+// reductions (recomputing the elementwise ops they need from the inputs)
+// and once more for the row-shaped results. Reductions that read none of
+// one another's results share a pass, and so does a maximum with the sum
+// of exp(v - max) after it when `online_softmax` says so (each thread
+// rescales its running sum when its running maximum grows). Only the
+// first pass reads the inputs from DRAM when the rows in flight fit in L2;
 // memopt-pipeline-loads then prefetches the tiles through shared memory.
 //
 //===----------------------------------------------------------------------===//
 
 #include "EmitUtils.h"
+#include "RowFamily.h"
 #include "Strategies.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
+
 #include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::memopt;
 using namespace mlir::memopt::kf;
 
+/// Root buffers `g` reads (its inputs, and its outputs whose values its
+/// body uses) and writes.
+static void getRoots(const GroupOp &g, DenseSet<Value> &reads,
+                     DenseSet<Value> &writes) {
+  for (OpOperand &o : g.op->getOpOperands()) {
+    if (!isa<MemRefType>(o.get().getType()))
+      continue;
+    Value root = getRootBuffer(o.get());
+    if (g.op.isDpsInput(&o) || !g.op.getMatchingBlockArgument(&o).use_empty())
+      reads.insert(root);
+    if (g.op.isDpsInit(&o))
+      writes.insert(root);
+  }
+}
+
+bool kf::hasRowShapedResults(const Group &group) {
+  return llvm::any_of(group.written, [&](auto &entry) {
+    return group.writtenIsVector.lookup(entry.first) &&
+           !isGroupPrivate(entry.first, group);
+  });
+}
+
+StreamedPasses kf::planStreamedPasses(const Group &group, bool online) {
+  StreamedPasses plan;
+  plan.flushBefore.assign(group.ops.size(), false);
+  // Buffers the pending pass's reductions write and read.
+  DenseSet<Value> pendingWrites, pendingReads;
+  bool pending = false;
+  auto conflicts = [&](const GroupOp &g, Value exempt) {
+    DenseSet<Value> reads, writes;
+    getRoots(g, reads, writes);
+    for (Value r : reads)
+      if (r != exempt && pendingWrites.contains(r))
+        return true;
+    for (Value w : writes)
+      if (pendingWrites.contains(w) || pendingReads.contains(w))
+        return true;
+    return false;
+  };
+  auto join = [&](const GroupOp &g) {
+    getRoots(g, pendingReads, pendingWrites);
+    pending = true;
+  };
+  auto flush = [&] {
+    pendingWrites.clear();
+    pendingReads.clear();
+    pending = false;
+  };
+  for (size_t k = 0; k < group.ops.size(); ++k) {
+    const GroupOp &g = group.ops[k];
+    bool conflict = conflicts(g, Value());
+    if (g.role != RowRole::Reduce) {
+      // Ops needing the pass's results wait for it (the next pass, or the
+      // code after it, sees them).
+      if (conflict) {
+        flush();
+        plan.flushBefore[k] = true;
+      }
+      continue;
+    }
+    std::optional<OnlineSoftmax> pair;
+    if (online)
+      pair = matchOnlineSoftmax(group, k);
+    // (Row scalars computed between the two, such as the fill that seeds
+    // the sum, must not need the maximum.)
+    Value maxRoot = getRootBuffer(g.op.getDpsInits()[0]);
+    if (pair && llvm::any_of(llvm::seq(k + 1, pair->sum), [&](size_t j) {
+          const GroupOp &x = group.ops[j];
+          if (x.role == RowRole::Vector)
+            return false;
+          DenseSet<Value> reads, writes;
+          getRoots(x, reads, writes);
+          return x.role != RowRole::Scalar || reads.contains(maxRoot);
+        }))
+      pair.reset();
+    if (conflict || !pending) {
+      flush();
+      plan.flushBefore[k] = true;
+      ++plan.reductionPasses;
+    }
+    join(g);
+    if (!pair)
+      continue;
+    bool inside = true;
+    for (size_t j = k + 1; j <= pair->sum && inside; ++j)
+      inside = !conflicts(group.ops[j], maxRoot);
+    if (!inside)
+      continue;
+    for (size_t j = k + 1; j <= pair->sum; ++j)
+      if (group.ops[j].role == RowRole::Reduce)
+        join(group.ops[j]);
+    plan.pairs[k] = *pair;
+    k = pair->sum;
+  }
+  return plan;
+}
+
 StreamedRowStrategyAttr
 kf::selectStreamedRowStrategy(const Group &group,
                               const KernelTargetInfo &target) {
-  int64_t vec = chooseVectorWidth(group, target);
+  // No lanes are held across tiles: the vector follows the elements read
+  // along the row alone (8 lanes of bf16 beside f32 row statistics).
+  int64_t vec = chooseRowAccessVectorWidth(group, target);
   int64_t threads = target.maxThreadsPerBlock;
   int64_t tiles = llvm::divideCeil(group.inner / vec, threads);
   // One row in flight per multiprocessor (a reservation of over half its
@@ -36,8 +145,17 @@ kf::selectStreamedRowStrategy(const Group &group,
   // in flight, whose later passes re-read them, stay within L2 for twice
   // longer rows than with two.
   int64_t reserved = target.sharedMemoryPerMultiprocessor / 2 + 1024;
+  StreamedPasses plan = planStreamedPasses(group, /*online=*/true);
+  // One walk over the row and nothing re-read: two rows in flight per
+  // multiprocessor (a reservation that lets two blocks share its shared
+  // memory, with the 1 KiB the system keeps per block and the reduction's
+  // static buffer), twice the warps to hide the loads' latency behind the
+  // math of each tile (log-sum-exp of bf16: an exp per 2 bytes).
+  if (plan.reductionPasses == 1 && !hasRowShapedResults(group))
+    reserved = target.sharedMemoryPerMultiprocessor / 2 - 2048;
+  bool online = !plan.pairs.empty();
   return StreamedRowStrategyAttr::get(group.ops.front().op.getContext(), vec,
-                                      threads, tiles, reserved);
+                                      threads, tiles, reserved, online);
 }
 
 LogicalResult kf::checkStreamedRowStrategy(const Group &group,
@@ -51,6 +169,10 @@ LogicalResult kf::checkStreamedRowStrategy(const Group &group,
       group, s, vec, /*shifted=*/false, threads, "", target, anchor);
   if (failed(exchange))
     return failure();
+  if (s.getOnlineSoftmax() &&
+      planStreamedPasses(group, /*online=*/true).pairs.empty())
+    return fail() << "online_softmax: no maximum is followed by a sum of "
+                     "exp(v - max) that can share its pass";
   if (s.getTiles() * threads < group.inner / vec)
     return fail() << s.getTiles() << " tiles of " << threads
                   << " chunks do not cover the row's " << group.inner / vec
@@ -97,49 +219,198 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
   // its position (buffers are reused: softmax's maximum and sum share one).
   VectorOpList vectorOps;
   unsigned passes = 0;
-  // One pass over the row's tiles: the elementwise ops so far, then either
-  // reduction `reduce` (returns the thread partial) or the stores of the
-  // row-shaped results.
-  auto emitPass = [&](const GroupOp *reduce) -> Value {
-    bool backwards = passes++ % 2 == 1;
-    return emitChunkPass(b, st, group, vectorOps, reduce, tiles, [&](Value t) {
-      // Every other pass walks the row backwards: it starts with the tiles
-      // the previous pass read last, the likeliest to be still in L2.
-      if (backwards)
-        t = arith::SubIOp::create(b, loc, cIdx(b, loc, tiles - 1), t);
-      Value chunk = arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, t, cIdx(b, loc, threads)), tid);
-      st.chunkBase = {arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec))};
-      st.chunkValid = {
-          tiles * threads == chunksPerRow
-              ? Value()
-              : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, chunk,
-                                      cIdx(b, loc, chunksPerRow))
-                    .getResult()};
-    });
+  auto setChunk = [&](Value t) {
+    // Every other pass walks the row backwards: it starts with the tiles
+    // the previous pass read last, the likeliest to be still in L2.
+    if (passes % 2 == 1)
+      t = arith::SubIOp::create(b, loc, cIdx(b, loc, tiles - 1), t);
+    Value chunk = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, t, cIdx(b, loc, threads)), tid);
+    st.chunkBase = {arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec))};
+    st.chunkValid = {
+        tiles * threads == chunksPerRow
+            ? Value()
+            : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, chunk,
+                                    cIdx(b, loc, chunksPerRow))
+                  .getResult()};
   };
+  StreamedPasses plan = planStreamedPasses(group, s.getOnlineSoftmax());
+  // The pending pass: its reductions (an online pair by its maximum), each
+  // with the row scalars at its position, and the elementwise ops that
+  // compute a pair's exp values from its running maximum.
+  struct Unit {
+    size_t index;
+    DenseMap<Value, Value> scalars;
+    std::optional<OnlineSoftmax> pair;
+    /// A pair's row scalars at its sum.
+    DenseMap<Value, Value> sumScalars;
+  };
+  SmallVector<Unit> units;
+  DenseMap<const GroupOp *, size_t> pairExps;
   unsigned slot = 0;
-  for (const GroupOp &g : group.ops) {
+  Value ninf = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  auto isNegInf = [&](Value m) {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, ninf);
+  };
+  // exp(m - to), 0 for an m of -inf (a running sum of nothing but 0s).
+  auto scaleTo = [&](Value m, Value to) -> Value {
+    Value e = math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, m, to));
+    return arith::SelectOp::create(b, loc, isNegInf(m), zero, e);
+  };
+  // A maximum of -inf is taken as 0 where exp values are computed from it
+  // (they are 0, where exp(-inf - -inf) would be NaN).
+  auto usable = [&](Value m) {
+    return arith::SelectOp::create(b, loc, isNegInf(m), zero, m).getResult();
+  };
+  auto flush = [&] {
+    if (units.empty())
+      return;
+    SmallVector<Value> inits;
+    for (Unit &u : units) {
+      const GroupOp &g = group.ops[u.index];
+      if (u.pair) {
+        inits.append({ninf, zero});
+        continue;
+      }
+      inits.push_back(arith::getIdentityValue(
+          g.kind, g.op.getBody()->getArgument(g.op.getNumDpsInputs()).getType(),
+          b, loc));
+    }
+    auto forOp = scf::ForOp::create(b, loc, cIdx(b, loc, 0),
+                                    cIdx(b, loc, tiles), cIdx(b, loc, 1),
+                                    inits);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(forOp.getBody());
+      setChunk(forOp.getInductionVar());
+      DenseMap<Value, Value> current = st.scalarValues;
+      for (auto &[g, scalars] : vectorOps) {
+        if (pairExps.count(g))
+          continue;
+        st.scalarValues = scalars;
+        Value unused;
+        emitOp(b, st, *g, 1, unused);
+      }
+      SmallVector<Value> next;
+      unsigned arg = 0;
+      for (Unit &u : units) {
+        const GroupOp &g = group.ops[u.index];
+        st.scalarValues = u.scalars;
+        Value partial;
+        emitOp(b, st, g, 1, partial);
+        Value acc = forOp.getRegionIterArgs()[arg++];
+        Value combined = arith::getReductionOp(g.kind, b, loc, acc, partial);
+        next.push_back(combined);
+        if (!u.pair)
+          continue;
+        // The sum from the running maximum, the running sum rescaled to it.
+        Value maxRoot = getRootBuffer(g.op.getDpsInits()[0]);
+        Value used = usable(combined);
+        for (auto &[e, scalars] : vectorOps) {
+          auto it = pairExps.find(e);
+          if (it == pairExps.end() || it->second != u.index)
+            continue;
+          st.scalarValues = scalars;
+          st.scalarValues[maxRoot] = used;
+          Value unused;
+          emitOp(b, st, *e, 1, unused);
+        }
+        const GroupOp &sum = group.ops[u.pair->sum];
+        st.scalarValues = u.sumScalars;
+        st.scalarValues[maxRoot] = used;
+        Value sumPartial;
+        emitOp(b, st, sum, 1, sumPartial);
+        Value sumAcc = forOp.getRegionIterArgs()[arg++];
+        next.push_back(arith::AddFOp::create(
+            b, loc, arith::MulFOp::create(b, loc, sumAcc, scaleTo(acc, used)),
+            sumPartial));
+      }
+      st.scalarValues = std::move(current);
+      scf::YieldOp::create(b, loc, next);
+    }
+    st.vecValues.clear();
+    st.loadCache.clear();
+    ++passes;
+    unsigned res = 0;
+    for (Unit &u : units) {
+      const GroupOp &g = group.ops[u.index];
+      Value partial = forOp.getResult(res++);
+      if (!u.pair) {
+        finishReduction(b, st, g, partial, threads, target, tid, smem, slot++);
+        continue;
+      }
+      // The row's maximum (with the output's initial value), each thread's
+      // sum rescaled to it, then the row's sum.
+      Value maxRoot = getRootBuffer(g.op.getDpsInits()[0]);
+      finishReduction(b, st, g, partial, threads, target, tid, smem, slot++);
+      Value rowMax = st.scalarValues.lookup(maxRoot);
+      const GroupOp &sum = group.ops[u.pair->sum];
+      Value scaled = arith::MulFOp::create(
+          b, loc, forOp.getResult(res++), scaleTo(partial, usable(rowMax)));
+      Value total = blockReduce(b, loc, scaled, sum.kind, threads,
+                                target.warpSize, tid, smem, slot++);
+      setReductionResult(b, st, sum, total);
+      // Later passes compute the exp values from the row's maximum.
+      for (auto &[e, scalars] : vectorOps) {
+        auto it = pairExps.find(e);
+        if (it != pairExps.end() && it->second == u.index)
+          scalars[maxRoot] = rowMax;
+      }
+    }
+    units.clear();
+    pairExps.clear();
+  };
+  for (size_t k = 0; k < group.ops.size(); ++k) {
+    const GroupOp &g = group.ops[k];
+    if (g.role == RowRole::Reduce) {
+      if (plan.flushBefore[k])
+        flush();
+      units.push_back({k, st.scalarValues, std::nullopt});
+      auto pair = plan.pairs.find(k);
+      if (pair == plan.pairs.end())
+        continue;
+      units.back().pair = pair->second;
+      // The ops in between are elementwise, or row scalars that do not
+      // need the maximum (planStreamedPasses): the elementwise ones reading
+      // the maximum take the running one.
+      Value maxRoot = getRootBuffer(g.op.getDpsInits()[0]);
+      for (size_t j = k + 1; j < pair->second.sum; ++j) {
+        const GroupOp *e = &group.ops[j];
+        if (e->role == RowRole::Scalar) {
+          Value unused;
+          emitOp(b, st, *e, 1, unused);
+          continue;
+        }
+        vectorOps.push_back({e, st.scalarValues});
+        if (llvm::any_of(e->op.getDpsInputs(), [&](Value v) {
+              return getRootBuffer(v) == maxRoot;
+            }))
+          pairExps[e] = k;
+      }
+      units.back().sumScalars = st.scalarValues;
+      k = pair->second.sum;
+      continue;
+    }
+    // An op after the pending pass that needs its results (or replaces
+    // what it reads) waits for it.
+    if (plan.flushBefore[k])
+      flush();
     if (g.role == RowRole::Vector) {
       vectorOps.push_back({&g, st.scalarValues});
       continue;
     }
-    if (g.role == RowRole::Scalar) {
-      Value unused;
-      emitOp(b, st, g, 1, unused);
-      continue;
-    }
-    Value partial = emitPass(&g);
-    finishReduction(b, st, g, partial, threads, target, tid, smem, slot++);
+    Value unused;
+    emitOp(b, st, g, 1, unused);
   }
+  flush();
   if (overwritesItsInput(group))
     gpu::BarrierOp::create(b, loc);
-  bool rowResults = llvm::any_of(group.written, [&](auto &entry) {
-    return group.writtenIsVector.lookup(entry.first) &&
-           !isGroupPrivate(entry.first, group);
-  });
-  if (rowResults)
-    emitPass(nullptr);
+  if (hasRowShapedResults(group))
+    emitChunkPass(b, st, group, vectorOps, nullptr, tiles, [&](Value t) {
+      setChunk(t);
+    });
   Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
                                        cIdx(b, loc, 0));
   storeResults(b, st, group, 1, leader, StoreKind::RowScalars);
