@@ -13,7 +13,11 @@
 // result. The decision is recorded in the IR as the op's `afn` fast-math
 // flag; memopt-lower-gpu-math reads it. f32 mulf/addf/subf whose results
 // are likewise only seen in 16 bits get `contract` (fused multiply-adds:
-// one rounding instead of two, within an f32 ulp of each other).
+// one rounding instead of two, within an f32 ulp of each other). An f32
+// exp(v - m), m the maximum of v over a reduction, whose only use is its
+// sum over the same points (log-sum-exp) also gets `afn`: its results
+// below 2^-126 may flush to zero (ex2.approx.ftz), far below half an ulp
+// of a sum that holds a term of exactly 1.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +28,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir::memopt {
 #define GEN_PASS_DEF_MEMOPTAPPROXIMATEMATHPASS
@@ -112,6 +117,151 @@ static bool errorStaysRelative(Value t, std::string &why) {
   });
 }
 
+/// The constant every element of tensor `t` is filled with (a linalg.fill,
+/// or the generic it is generalized to), or none.
+static std::optional<APFloat> getFillConstant(Value t) {
+  FloatAttr c;
+  Value v;
+  if (auto fill = t.getDefiningOp<linalg::FillOp>()) {
+    v = fill.getInputs()[0];
+  } else if (auto g = t.getDefiningOp<linalg::GenericOp>();
+             g && g.getNumDpsInits() == 1 && g.getNumReductionLoops() == 0) {
+    v = g.getBody()->getTerminator()->getOperand(0);
+    if (auto arg = dyn_cast<BlockArgument>(v);
+        arg && arg.getOwner() == g.getBody()) {
+      if (arg.getArgNumber() >= g.getNumDpsInputs())
+        return std::nullopt;
+      v = g.getDpsInputOperand(arg.getArgNumber())->get();
+    }
+  }
+  if (!v || !matchPattern(v, m_Constant(&c)))
+    return std::nullopt;
+  return c.getValue();
+}
+
+/// The maximum reduction whose result `op` reads through input `in` such
+/// that, at every iteration point, the arg is the maximum of values that
+/// include `v` there: a generic `yield max(w, acc)` over the same loops,
+/// `w` the same function of the same inputs as `v`, from an init of -inf
+/// or the lowest float, read through its output map. Then v - m <= 0 at
+/// every point, and each output element of the reduction has a point where
+/// it is 0. Null otherwise.
+static linalg::GenericOp getMaximumOf(Value v, linalg::GenericOp op,
+                                      OpOperand &in) {
+  auto max = in.get().getDefiningOp<linalg::GenericOp>();
+  if (!max || max.getNumDpsInits() != 1 ||
+      max.getStaticLoopRanges() != op.getStaticLoopRanges() ||
+      op.getMatchingIndexingMap(&in) !=
+          max.getIndexingMapMatchingResult(cast<OpResult>(in.get())))
+    return {};
+  Value w = getMaximumValues(max);
+  std::optional<APFloat> init = getFillConstant(max.getDpsInits()[0]);
+  if (!w || !init || !init->isNegative() ||
+      !(init->isInfinity() || init->isLargest()))
+    return {};
+  auto sameInput = [&](OpOperand &x, OpOperand &y) {
+    return x.get() == y.get() &&
+           op.getMatchingIndexingMap(&x) == max.getMatchingIndexingMap(&y);
+  };
+  return isSameBodyValue(v, op, w, max, sameInput) ? max
+                                                   : linalg::GenericOp();
+}
+
+/// Whether `op`'s output `out`, a sum (`yield x + acc`), is over the
+/// points of `max`'s reduction, from a constant init >= 0 (one below 0
+/// may cancel the terms). Otherwise `why` says which fails.
+static bool sumsOverMaximumPoints(linalg::GenericOp op, OpOperand &out,
+                                  linalg::GenericOp max, std::string &why) {
+  if (op.getStaticLoopRanges() != max.getStaticLoopRanges() ||
+      op.getMatchingIndexingMap(&out) !=
+          max.getMatchingIndexingMap(max.getDpsInitOperand(0))) {
+    why = "its sum is not over the points of its maximum";
+    return false;
+  }
+  std::optional<APFloat> init = getFillConstant(out.get());
+  if (!init || init->isNegative() || init->isNaN()) {
+    why = "its sum does not start from a constant >= 0";
+    return false;
+  }
+  return true;
+}
+
+/// Whether the f32 exp `e` in `op`'s body may flush results below 2^-126
+/// to zero (ex2.approx.ftz): `e` is exp(v - m), m the maximum of v over a
+/// reduction's points (getMaximumOf), and all that is computed from it is
+/// its sum over those points from a start >= 0, in the sum's body
+/// (`yield exp(v - m) + acc`, log-sum-exp as torch-mlir writes it) or in
+/// a generic of its own whose result only that sum reads. The sum then has
+/// a term of exactly 1, so the flushed terms, each below 2^-126, stay far
+/// below half its ulp. Otherwise `why` says why (empty when `e` is not of
+/// that form at all).
+static bool flushesHarmlessly(math::ExpOp e, linalg::GenericOp op,
+                              std::string &why) {
+  auto sub = e.getOperand().getDefiningOp<arith::SubFOp>();
+  auto m = sub ? dyn_cast<BlockArgument>(sub.getRhs()) : BlockArgument();
+  if (!m || m.getOwner() != op.getBody() ||
+      m.getArgNumber() >= op.getNumDpsInputs())
+    return false;
+  linalg::GenericOp max = getMaximumOf(
+      sub.getLhs(), op, *op.getDpsInputOperand(m.getArgNumber()));
+  if (!max)
+    return false;
+  if (!e->hasOneUse()) {
+    why = "its result has several uses";
+    return false;
+  }
+  Operation *user = *e->getUsers().begin();
+  Block *body = op.getBody();
+  // exp(v - m) + acc, yielded into the sum's accumulator.
+  if (auto add = dyn_cast<arith::AddFOp>(user)) {
+    Value other = add.getLhs() == e.getResult() ? add.getRhs() : add.getLhs();
+    auto acc = dyn_cast<BlockArgument>(other);
+    if (!acc || acc.getOwner() != body || !acc.hasOneUse() ||
+        acc.getArgNumber() < op.getNumDpsInputs() || !add->hasOneUse() ||
+        !isa<linalg::YieldOp>(*add->getUsers().begin())) {
+      why = "its result reaches an addition that is not its sum";
+      return false;
+    }
+    unsigned r = acc.getArgNumber() - op.getNumDpsInputs();
+    if (add->getUses().begin()->getOperandNumber() != r) {
+      why = "its sum is yielded into another output";
+      return false;
+    }
+    return sumsOverMaximumPoints(op, *op.getDpsInitOperand(r), max, why);
+  }
+  // Yielded as the result of `op`, which only a sum reads.
+  if (!isa<linalg::YieldOp>(user) || op.getNumReductionLoops() != 0) {
+    why = "its result reaches " + user->getName().getStringRef().str();
+    return false;
+  }
+  unsigned r = e->getUses().begin()->getOperandNumber();
+  OpResult res = op->getResult(r);
+  if (!op.getMatchingIndexingMap(op.getDpsInitOperand(r)).isPermutation() ||
+      !res.hasOneUse()) {
+    why = "its values are read by several ops";
+    return false;
+  }
+  OpOperand &use = *res.getUses().begin();
+  auto sum = dyn_cast<linalg::GenericOp>(use.getOwner());
+  if (!sum || !sum.isDpsInput(&use) || sum.getNumDpsInits() != 1 ||
+      sum.getMatchingIndexingMap(&use) !=
+          op.getMatchingIndexingMap(op.getDpsInitOperand(r))) {
+    why = "its values are read by an op that is not their sum";
+    return false;
+  }
+  Block *sumBody = sum.getBody();
+  Value x = sum.getMatchingBlockArgument(&use);
+  BlockArgument acc = sumBody->getArgument(sum.getNumDpsInputs());
+  auto add = sumBody->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add || !x.hasOneUse() || !acc.hasOneUse() || !add->hasOneUse() ||
+      !((add.getLhs() == x && add.getRhs() == acc) ||
+        (add.getLhs() == acc && add.getRhs() == x))) {
+    why = "its values are read by an op that is not their sum";
+    return false;
+  }
+  return sumsOverMaximumPoints(sum, *sum.getDpsInitOperand(0), max, why);
+}
+
 namespace {
 struct MemoptApproximateMathPass final
     : memopt::impl::MemoptApproximateMathPassBase<MemoptApproximateMathPass> {
@@ -131,6 +281,23 @@ struct MemoptApproximateMathPass final
       }
       arith::FastMathFlags flags = op.getFastmath();
       op.setFastmath(flags | arith::FastMathFlags::afn);
+    });
+    // exp(v - max v) whose only use is its sum (log-sum-exp): results
+    // below 2^-126 may flush to zero.
+    getOperation().walk([&](math::ExpOp op) {
+      auto generic = dyn_cast_or_null<linalg::GenericOp>(op->getParentOp());
+      if (!op.getType().isF32() || !generic)
+        return;
+      std::string why;
+      if (flushesHarmlessly(op, generic, why)) {
+        op.setFastmath(op.getFastmath() | arith::FastMathFlags::afn);
+        return;
+      }
+      if (why.empty())
+        return;
+      Operation *at = isa<UnknownLoc>(op.getLoc()) ? op->getParentOp()
+                                                   : op.getOperation();
+      at->emitRemark() << "exp(v - max) keeps results below 2^-126: " << why;
     });
     // Float arithmetic only observed in 16 bits may contract into fused
     // multiply-adds (one rounding instead of two: within an f32 ulp of

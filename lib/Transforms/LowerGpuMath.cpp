@@ -31,7 +31,10 @@ using namespace mlir;
 using namespace mlir::memopt;
 
 namespace {
-/// math.exp(x) -> exp2(x * log2(e)) on f32 (ex2.approx in PTX).
+/// math.exp(x) -> exp2(x * log2(e)) on f32 (ex2.approx in PTX); with the
+/// `afn` flag (memopt-approximate-math: results below 2^-126 may flush to
+/// zero) ex2.approx.ftz, one MUFU.EX2 without the denormal scaling around
+/// it.
 struct ExpToExp2 : OpRewritePattern<math::ExpOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::ExpOp op,
@@ -42,6 +45,15 @@ struct ExpToExp2 : OpRewritePattern<math::ExpOp> {
     Value log2e = arith::ConstantOp::create(
         rewriter, loc, rewriter.getF32FloatAttr(1.4426950408889634f));
     Value x = arith::MulFOp::create(rewriter, loc, op.getOperand(), log2e);
+    if (bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::afn)) {
+      rewriter.replaceOp(
+          op, LLVM::CallIntrinsicOp::create(
+                  rewriter, loc, rewriter.getF32Type(),
+                  rewriter.getStringAttr("llvm.nvvm.ex2.approx.ftz.f"),
+                  ValueRange{x})
+                  .getResult(0));
+      return success();
+    }
     rewriter.replaceOpWithNewOp<math::Exp2Op>(op, x);
     return success();
   }

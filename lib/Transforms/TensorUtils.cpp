@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -117,4 +118,69 @@ linalg::GenericOp mlir::memopt::inlineProducer(RewriterBase &rewriter,
     rewriter.clone(op, gm);
   rewriter.replaceOp(g, fused.getResults());
   return fused;
+}
+
+bool mlir::memopt::isSameBodyValue(
+    Value a, linalg::GenericOp opA, Value b, linalg::GenericOp opB,
+    function_ref<bool(OpOperand &, OpOperand &)> sameInput) {
+  if (a.getType() != b.getType())
+    return false;
+  auto argA = dyn_cast<BlockArgument>(a), argB = dyn_cast<BlockArgument>(b);
+  bool inA = argA && argA.getOwner() == opA.getBody();
+  bool inB = argB && argB.getOwner() == opB.getBody();
+  if (inA || inB) {
+    if (!inA || !inB || argA.getArgNumber() >= opA.getNumDpsInputs() ||
+        argB.getArgNumber() >= opB.getNumDpsInputs())
+      return false;
+    return sameInput(*opA.getDpsInputOperand(argA.getArgNumber()),
+                     *opB.getDpsInputOperand(argB.getArgNumber()));
+  }
+  Operation *defA = a.getDefiningOp(), *defB = b.getDefiningOp();
+  bool insideA = defA && opA->isProperAncestor(defA);
+  bool insideB = defB && opB->isProperAncestor(defB);
+  if (!insideA && !insideB)
+    return a == b;
+  if (!insideA || !insideB || defA->getNumRegions() != 0 ||
+      cast<OpResult>(a).getResultNumber() !=
+          cast<OpResult>(b).getResultNumber())
+    return false;
+  return OperationEquivalence::isEquivalentTo(
+      defA, defB,
+      [&](Value x, Value y) {
+        return success(isSameBodyValue(x, opA, y, opB, sameInput));
+      },
+      /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations);
+}
+
+bool mlir::memopt::isComputedFrom(Value v, BlockArgument arg,
+                                  linalg::GenericOp op) {
+  if (v == arg)
+    return true;
+  BackwardSliceOptions options;
+  options.omitBlockArguments = true;
+  options.inclusive = true;
+  options.filter = [&](Operation *o) { return op->isProperAncestor(o); };
+  SetVector<Operation *> slice;
+  if (failed(getBackwardSlice(v, &slice, options)))
+    return true;
+  return llvm::any_of(slice, [&](Operation *o) {
+    return llvm::is_contained(o->getOperands(), Value(arg));
+  });
+}
+
+Value mlir::memopt::getMaximumValues(linalg::GenericOp max) {
+  if (max.getNumDpsInits() != 1)
+    return Value();
+  Block *body = max.getBody();
+  BlockArgument acc = body->getArgument(max.getNumDpsInputs());
+  Value yielded = body->getTerminator()->getOperand(0);
+  Operation *comb = yielded.getDefiningOp();
+  if (!comb || !isa<arith::MaxNumFOp, arith::MaximumFOp>(comb) ||
+      comb->getBlock() != body || !acc.hasOneUse() || !yielded.hasOneUse())
+    return Value();
+  if (comb->getOperand(0) != acc && comb->getOperand(1) != acc)
+    return Value();
+  Value v = comb->getOperand(0) == acc ? comb->getOperand(1)
+                                       : comb->getOperand(0);
+  return isComputedFrom(v, acc, max) ? Value() : v;
 }

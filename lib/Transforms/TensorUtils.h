@@ -47,6 +47,23 @@ struct OnePlusMinusTanh {
 };
 std::optional<OnePlusMinusTanh> matchOnePlusMinusTanh(Value t);
 
+/// Whether `a`, computed in `opA`'s body, and `b`, in `opB`'s, are the same
+/// function of the two ops' inputs: the args of inputs that `sameInput`
+/// says hold the same data at the same iteration points, the same value
+/// from outside the bodies, or equivalent region-free ops
+/// (OperationEquivalence) of such values.
+bool isSameBodyValue(Value a, linalg::GenericOp opA, Value b,
+                     linalg::GenericOp opB,
+                     function_ref<bool(OpOperand &, OpOperand &)> sameInput);
+
+/// Whether `v`, computed in `op`'s body, is computed from `arg`.
+bool isComputedFrom(Value v, BlockArgument arg, linalg::GenericOp op);
+
+/// The values `v` that the maximum `max` reduces (a single-result body
+/// `yield max(v, acc)`, `acc` used only there and `v` not computed from
+/// it), or null.
+Value getMaximumValues(linalg::GenericOp max);
+
 } // namespace mlir::memopt
 
 #endif // MEMOPT_LIB_TRANSFORMS_TENSORUTILS_H

@@ -126,3 +126,196 @@ func.func @cancelling(%x: tensor<64xbf16>) -> (tensor<64xbf16>, tensor<64xbf16>)
   } -> (tensor<64xbf16>, tensor<64xbf16>)
   return %y#0, %y#1 : tensor<64xbf16>, tensor<64xbf16>
 }
+
+// -----
+
+// Log-sum-exp as torch-mlir writes it: exp(x - max x) inside the sum's body,
+// the maximum from -inf over the same points. Its results below 2^-126 may
+// flush to zero (the sum holds exp(0) = 1): afn. The log after it is not
+// touched.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @lse_in_sum
+// CHECK:         math.exp %{{.+}} fastmath<afn> : f32
+// CHECK:         math.log %{{.+}} : f32
+func.func @lse_in_sum(%x: tensor<8x64xbf16>) -> tensor<8xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %f0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %mx = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x64xbf16>) outs(%f0 : tensor<8xf32>) {
+  ^bb0(%a: bf16, %o: f32):
+    %w = arith.extf %a : bf16 to f32
+    %v = arith.maximumf %w, %o : f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %sm = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %mx : tensor<8x64xbf16>, tensor<8xf32>) outs(%f1 : tensor<8xf32>) {
+  ^bb0(%a: bf16, %m: f32, %o: f32):
+    %w = arith.extf %a : bf16 to f32
+    %d = arith.subf %w, %m : f32
+    %x2 = math.exp %d : f32
+    %v = arith.addf %x2, %o : f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%sm, %mx : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%s: f32, %m: f32, %o: f32):
+    %l = math.log %s : f32
+    %v = arith.addf %l, %m : f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  return %y : tensor<8xf32>
+}
+
+// -----
+
+// The exp in a generic of its own (scaled values, the maximum from the
+// lowest float as tosa writes it), its result read only by the plain sum.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @exp_then_sum
+// CHECK:         math.exp %{{.+}} fastmath<afn> : f32
+func.func @exp_then_sum(%x: tensor<8x64xf32>) -> tensor<8xf32> {
+  %low = arith.constant -3.40282347E+38 : f32
+  %zero = arith.constant 0.0 : f32
+  %c = arith.constant 0.125 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %e2 = tensor.empty() : tensor<8x64xf32>
+  %f0 = linalg.fill ins(%low : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %mx = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x64xf32>) outs(%f0 : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %w = arith.mulf %a, %c : f32
+    %v = arith.maxnumf %o, %w : f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  %ex = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %mx : tensor<8x64xf32>, tensor<8xf32>) outs(%e2 : tensor<8x64xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %w = arith.mulf %a, %c : f32
+    %d = arith.subf %w, %m : f32
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  } -> tensor<8x64xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %sm = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<8x64xf32>) outs(%f1 : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.addf %a, %o : f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  return %sm : tensor<8xf32>
+}
+
+// -----
+
+// Softmax: the exp values are also divided by their sum (an output that
+// may be below 2^-126 itself): left alone, and said so.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @softmax_exp
+// CHECK:         math.exp %{{.+}} : f32
+// CHECK-NOT:     afn
+func.func @softmax_exp(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %e2 = tensor.empty() : tensor<8x64xf32>
+  %f0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %mx = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x64xf32>) outs(%f0 : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.maximumf %a, %o : f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  %ex = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %mx : tensor<8x64xf32>, tensor<8xf32>) outs(%e2 : tensor<8x64xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    // expected-remark @below {{exp(v - max) keeps results below 2^-126: its values are read by several ops}}
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  } -> tensor<8x64xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %sm = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<8x64xf32>) outs(%f1 : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.addf %a, %o : f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  %y = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sm : tensor<8x64xf32>, tensor<8xf32>) outs(%e2 : tensor<8x64xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %v = arith.divf %a, %s : f32
+    linalg.yield %v : f32
+  } -> tensor<8x64xf32>
+  return %y : tensor<8x64xf32>
+}
+
+// -----
+
+// Not the maximum of the exp's own values (the maximum is over %y, the exp
+// of %x - max y): nothing bounds the exp, no afn and no remark. Nor a
+// maximum from 0 (it may exceed every value, so no term is exactly 1), nor
+// a sum that starts below 0 (which may cancel the terms).
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @not_bounded
+// CHECK-COUNT-3: math.exp %{{.+}} : f32
+// CHECK-NOT:     afn
+func.func @not_bounded(%x: tensor<8x64xf32>, %y: tensor<8x64xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %neg = arith.constant -1.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %f0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %fz = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %fn = linalg.fill ins(%neg : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %my = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%y : tensor<8x64xf32>) outs(%f0 : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.maximumf %a, %o : f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  %s0 = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %my : tensor<8x64xf32>, tensor<8xf32>) outs(%fz : tensor<8xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    %x2 = math.exp %d : f32
+    %v = arith.addf %x2, %o : f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  %mz = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x64xf32>) outs(%fz : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.maximumf %a, %o : f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  %s1 = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %mz : tensor<8x64xf32>, tensor<8xf32>) outs(%fz : tensor<8xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    %x2 = math.exp %d : f32
+    %v = arith.addf %x2, %o : f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  %mx = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x64xf32>) outs(%f0 : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.maximumf %a, %o : f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  %s2 = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %mx : tensor<8x64xf32>, tensor<8xf32>) outs(%fn : tensor<8xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    // expected-remark @below {{exp(v - max) keeps results below 2^-126: its sum does not start from a constant >= 0}}
+    %x2 = math.exp %d : f32
+    %v = arith.addf %x2, %o : f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  return %s0, %s1, %s2 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}

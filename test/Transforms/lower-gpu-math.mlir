@@ -161,6 +161,22 @@ func.func @exp_f32(%x: f32) -> f32 {
 
 // -----
 
+// With afn (memopt-approximate-math: results below 2^-126 may flush to
+// zero): ex2.approx.ftz, without the denormal scaling of ex2.approx.
+// CHECK-LABEL: func.func @exp_afn_f32
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: f32)
+// CHECK:         %[[LOG2E:.+]] = arith.constant 1.44269502 : f32
+// CHECK:         %[[M:.+]] = arith.mulf %[[X]], %[[LOG2E]] : f32
+// CHECK:         %[[R:.+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%[[M]]) : (f32) -> f32
+// CHECK-NOT:     math.
+// CHECK:         return %[[R]] : f32
+func.func @exp_afn_f32(%x: f32) -> f32 {
+  %r = math.exp %x fastmath<afn> : f32
+  return %r : f32
+}
+
+// -----
+
 // tanh: an odd polynomial below 2^-4, else (1 - e) / (1 + e) with
 // e = exp2(-2 log2(e) |x|) and the sign of x; a division when the result
 // is observed at f32 precision.

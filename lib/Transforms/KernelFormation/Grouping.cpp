@@ -416,6 +416,27 @@ bool kf::isGroupPrivate(Value root, const Group &group) {
   });
 }
 
+bool kf::hasRowShapedResults(const Group &group) {
+  return llvm::any_of(group.written, [&](auto &entry) {
+    return group.writtenIsVector.lookup(entry.first) &&
+           !isGroupPrivate(entry.first, group);
+  });
+}
+
+kf::OpRoots kf::getOpRoots(const GroupOp &g) {
+  OpRoots roots;
+  for (OpOperand &o : g.op->getOpOperands()) {
+    if (!isa<MemRefType>(o.get().getType()))
+      continue;
+    Value root = getRootBuffer(o.get());
+    if (g.op.isDpsInput(&o) || !g.op.getMatchingBlockArgument(&o).use_empty())
+      roots.reads.insert(root);
+    if (g.op.isDpsInit(&o))
+      roots.writes.insert(root);
+  }
+  return roots;
+}
+
 /// The buffers written by `group` that nothing outside it uses.
 DenseSet<Value> kf::getPrivateBuffers(const Group &group) {
   DenseSet<Value> privates;

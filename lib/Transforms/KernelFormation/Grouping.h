@@ -113,6 +113,16 @@ int64_t getWidestElementBytes(const Group &group);
 /// Whether `root` is an allocation used only by the ops of `group`.
 bool isGroupPrivate(Value root, const Group &group);
 
+/// Whether `group` writes a row-shaped buffer that outlives it.
+bool hasRowShapedResults(const Group &group);
+
+/// The root buffers a group op reads (its inputs, and its outputs whose
+/// values its body uses) and writes (its outputs).
+struct OpRoots {
+  DenseSet<Value> reads, writes;
+};
+OpRoots getOpRoots(const GroupOp &g);
+
 /// The buffers written by `group` that nothing outside it uses.
 DenseSet<Value> getPrivateBuffers(const Group &group);
 

@@ -39,6 +39,31 @@ struct OnlineSoftmax {
 /// Matches the online softmax form at reduction `i` of `group`.
 std::optional<OnlineSoftmax> matchOnlineSoftmax(const Group &group, size_t i);
 
+/// The fast-math flags of the exp whose values online softmax `online`
+/// sums (memopt-approximate-math's decision); the rescaling exps take them
+/// too: they scale partial sums that each hold a term of exactly 1.
+arith::FastMathFlags getOnlineExpFlags(const Group &group,
+                                       const OnlineSoftmax &online);
+
+/// The rescaling of online softmax's partial sums and its -inf guards:
+/// exp(m - to) is 0 where m is -inf (a partial sum of nothing but 0s), and
+/// a maximum of -inf is taken as 0 where exp values are computed from it
+/// (they are 0, where exp(-inf - -inf) would be NaN). Creates its
+/// constants at the builder's insertion point.
+struct OnlineRescale {
+  OnlineRescale(OpBuilder &b, Location loc, arith::FastMathFlags expFlags);
+  Value isNegInf(Value m);
+  /// exp(m - to), 0 for an m of -inf.
+  Value scaleTo(Value m, Value to);
+  /// m, 0 for an m of -inf.
+  Value usable(Value m);
+
+  OpBuilder &b;
+  Location loc;
+  arith::FastMathFlags expFlags;
+  Value ninf, zero;
+};
+
 /// Emits online softmax `online` whose maximum is reduction `i` of `group`
 /// (already emitted up to its thread partial `partial`) through the sum,
 /// exchanging the block's maximum and sum in slots `slot` and `slot + 1`.
@@ -71,9 +96,6 @@ struct StreamedPasses {
   unsigned reductionPasses = 0;
 };
 StreamedPasses planStreamedPasses(const Group &group, bool online);
-
-/// Whether the group writes a row-shaped buffer that outlives it.
-bool hasRowShapedResults(const Group &group);
 
 } // namespace mlir::memopt::kf
 

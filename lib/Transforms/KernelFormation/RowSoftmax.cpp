@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "RowFamily.h"
 #include "Strategies.h"
+#include "../TensorUtils.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -23,77 +24,15 @@ using namespace mlir;
 using namespace mlir::memopt;
 using namespace mlir::memopt::kf;
 
-/// Whether `a`, computed in `opA`'s body, and `b`, in `opB`'s, are the same
-/// function of the row's inputs: both the arg of an input read from the same
-/// buffer through the same map, the same value from outside the bodies, or
-/// the same region-free op of such values.
+/// Whether `a` in `opA`'s body and `b` in `opB`'s are the same function of
+/// the row's inputs: args of inputs read from the same buffer through the
+/// same map.
 static bool isSameRowValue(Value a, linalg::GenericOp opA, Value b,
-                           linalg::GenericOp opB, unsigned depth = 0) {
-  if (a.getType() != b.getType() || depth > 16)
-    return false;
-  auto argA = dyn_cast<BlockArgument>(a), argB = dyn_cast<BlockArgument>(b);
-  if (argA && argA.getOwner() == opA.getBody()) {
-    if (!argB || argB.getOwner() != opB.getBody() ||
-        argA.getArgNumber() >= opA.getNumDpsInputs() ||
-        argB.getArgNumber() >= opB.getNumDpsInputs())
-      return false;
-    OpOperand *inA = opA.getDpsInputOperand(argA.getArgNumber());
-    OpOperand *inB = opB.getDpsInputOperand(argB.getArgNumber());
-    return getRootBuffer(inA->get()) == getRootBuffer(inB->get()) &&
-           opA.getMatchingIndexingMap(inA) == opB.getMatchingIndexingMap(inB);
-  }
-  if (argB && argB.getOwner() == opB.getBody())
-    return false;
-  Operation *defA = a.getDefiningOp(), *defB = b.getDefiningOp();
-  bool insideA = defA && opA->isProperAncestor(defA);
-  bool insideB = defB && opB->isProperAncestor(defB);
-  if (!insideA && !insideB)
-    return a == b;
-  if (!insideA || !insideB || defA->getName() != defB->getName() ||
-      defA->getAttrDictionary() != defB->getAttrDictionary() ||
-      defA->getNumRegions() != 0 || defB->getNumRegions() != 0 ||
-      defA->getNumOperands() != defB->getNumOperands() ||
-      cast<OpResult>(a).getResultNumber() !=
-          cast<OpResult>(b).getResultNumber() ||
-      defA->getResultTypes() != defB->getResultTypes())
-    return false;
-  for (auto [x, y] : llvm::zip(defA->getOperands(), defB->getOperands()))
-    if (!isSameRowValue(x, opA, y, opB, depth + 1))
-      return false;
-  return true;
-}
-
-/// Whether `v`, computed in `op`'s body, depends on `arg`.
-static bool dependsOn(Value v, BlockArgument arg, linalg::GenericOp op,
-                      unsigned depth = 0) {
-  if (v == arg)
-    return true;
-  Operation *def = v.getDefiningOp();
-  if (!def || !op->isProperAncestor(def) || depth > 16)
-    return depth > 16;
-  return llvm::any_of(def->getOperands(), [&](Value x) {
-    return dependsOn(x, arg, op, depth + 1);
+                           linalg::GenericOp opB) {
+  return isSameBodyValue(a, opA, b, opB, [&](OpOperand &x, OpOperand &y) {
+    return getRootBuffer(x.get()) == getRootBuffer(y.get()) &&
+           opA.getMatchingIndexingMap(&x) == opB.getMatchingIndexingMap(&y);
   });
-}
-
-/// The values `v` of maximum `max` (a body `yield max(v, acc)`, `acc` used
-/// only there, `v` a function of the inputs), or null.
-static Value getMaxValues(linalg::GenericOp max) {
-  Block *body = max.getBody();
-  if (max.getNumDpsInits() != 1)
-    return Value();
-  BlockArgument acc = body->getArgument(max.getNumDpsInputs());
-  Value yielded = body->getTerminator()->getOperand(0);
-  Operation *comb = yielded.getDefiningOp();
-  if (!comb || !isa<arith::MaxNumFOp, arith::MaximumFOp>(comb) ||
-      comb->getBlock() != body || !acc.hasOneUse() ||
-      !yielded.hasOneUse())
-    return Value();
-  Value v = comb->getOperand(0) == acc ? comb->getOperand(1)
-                                       : comb->getOperand(0);
-  if (comb->getOperand(0) != acc && comb->getOperand(1) != acc)
-    return Value();
-  return dependsOn(v, acc, max) ? Value() : v;
 }
 
 /// Whether `e` (in `op`'s body) is `exp(v - m)`, `m` the arg of `op`'s
@@ -144,21 +83,15 @@ std::optional<OnlineSoftmax> kf::matchOnlineSoftmax(const Group &group,
         .getType()
         .isF32();
   };
-  Value values = getMaxValues(max.op);
+  Value values = getMaximumValues(max.op);
   if (!isF32Acc(max) || !values)
     return std::nullopt;
   Value maxRoot = getRootBuffer(max.op.getDpsInitsMutable()[0].get());
   auto reads = [](const GroupOp &g, Value root) {
-    return llvm::any_of(g.op->getOpOperands(), [&](OpOperand &o) {
-      return getRootBuffer(o.get()) == root &&
-             (g.op.isDpsInput(&o) ||
-              !g.op.getMatchingBlockArgument(&o).use_empty());
-    });
+    return getOpRoots(g).reads.contains(root);
   };
   auto writes = [](const GroupOp &g, Value root) {
-    return llvm::any_of(g.op.getDpsInitsMutable(), [&](OpOperand &o) {
-      return getRootBuffer(o.get()) == root;
-    });
+    return getOpRoots(g).writes.contains(root);
   };
   // The one input of `g` reading the maximum, each other operand's arg
   // unused by `g` when it reads the maximum's buffer too (null otherwise).
@@ -232,6 +165,37 @@ std::optional<OnlineSoftmax> kf::matchOnlineSoftmax(const Group &group,
   return std::nullopt;
 }
 
+arith::FastMathFlags kf::getOnlineExpFlags(const Group &group,
+                                           const OnlineSoftmax &online) {
+  const GroupOp &g = group.ops[online.exp ? *online.exp : online.sum];
+  for (Operation &op : g.op.getBody()->without_terminator())
+    if (auto exp = dyn_cast<math::ExpOp>(op))
+      return exp.getFastmath();
+  return arith::FastMathFlags::none;
+}
+
+OnlineRescale::OnlineRescale(OpBuilder &b, Location loc,
+                             arith::FastMathFlags expFlags)
+    : b(b), loc(loc), expFlags(expFlags) {
+  ninf = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+  zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+}
+
+Value OnlineRescale::isNegInf(Value m) {
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, ninf);
+}
+
+Value OnlineRescale::scaleTo(Value m, Value to) {
+  Value e = math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, m, to),
+                                expFlags);
+  return arith::SelectOp::create(b, loc, isNegInf(m), zero, e);
+}
+
+Value OnlineRescale::usable(Value m) {
+  return arith::SelectOp::create(b, loc, isNegInf(m), zero, m);
+}
+
 /// Emits online softmax `online` whose maximum is reduction `i` of `group`
 /// (already emitted up to its thread partial `partial`) through the sum,
 /// exchanging the block's maximum and sum in slots `slot` and `slot + 1`.
@@ -254,16 +218,9 @@ void kf::emitOnlineSoftmax(
   finishReduction(b, st, g, partial, threads, target, tid, smem, slot);
   Value localMax = st.scalarValues.lookup(maxRoot);
   // A slice that is -inf throughout has maximum -inf: its exp values are
-  // taken from 0 instead (they are 0, and so is its sum), where
-  // exp(-inf - -inf) would make the row NaN.
-  Value ninf = arith::ConstantOp::create(
-      b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
-  auto isNegInf = [&](Value m) {
-    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, ninf);
-  };
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-  Value localUsed =
-      arith::SelectOp::create(b, loc, isNegInf(localMax), zero, localMax);
+  // taken from 0 instead (they are 0, and so is its sum).
+  OnlineRescale rescale(b, loc, getOnlineExpFlags(group, online));
+  Value localUsed = rescale.usable(localMax);
   st.scalarValues[maxRoot] = localUsed;
   bool maxOverwritten = false;
   size_t firstReplayed = vectorOps ? vectorOps->size() : 0;
@@ -290,19 +247,15 @@ void kf::emitOnlineSoftmax(
   for (int64_t r = 1; r < clusterSize; ++r)
     rowMax = arith::getReductionOp(g.kind, b, loc, rowMax, maxes[r]);
   // exp(m - M), 0 for a block whose maximum is -inf (its values are 0).
-  auto scaleTo = [&](Value m) -> Value {
-    Value e =
-        math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, m, rowMax));
-    return arith::SelectOp::create(b, loc, isNegInf(m), zero, e);
-  };
   Value rowSum;
   for (int64_t r = 0; r < clusterSize; ++r) {
-    Value part = arith::MulFOp::create(b, loc, sums[r], scaleTo(maxes[r]));
+    Value part = arith::MulFOp::create(b, loc, sums[r],
+                                       rescale.scaleTo(maxes[r], rowMax));
     rowSum =
         rowSum ? arith::AddFOp::create(b, loc, rowSum, part).getResult() : part;
   }
   // The exp values as if computed from the row's maximum.
-  Value scale = scaleTo(localMax);
+  Value scale = rescale.scaleTo(localMax, rowMax);
   if (online.exp) {
     Value expRoot = getRootBuffer(
         group.ops[*online.exp].op.getDpsInitsMutable()[0].get());
@@ -315,8 +268,7 @@ void kf::emitOnlineSoftmax(
   // 0). Only the ops that read the block's maximum change: another op in
   // between may read the buffer after a fill replaced the maximum.
   if (vectorOps) {
-    Value rowUsed =
-        arith::SelectOp::create(b, loc, isNegInf(rowMax), zero, rowMax);
+    Value rowUsed = rescale.usable(rowMax);
     for (auto &entry : llvm::drop_begin(*vectorOps, firstReplayed)) {
       auto it = entry.second.find(maxRoot);
       if (it != entry.second.end() && it->second == localUsed)

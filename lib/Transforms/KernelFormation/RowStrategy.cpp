@@ -152,16 +152,18 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
   // (fewer rows are spread over clusters instead). Rows not a multiple of
   // the vector keep the cluster's shifted chunks (a streamed tile is
   // aligned to the row).
+  std::optional<StreamedPasses> passes;
   if (numChunks * vec > target.rowRegisterElements && !shifted &&
       !group.hasColumnReduce() && !hasRowShapedResults(group) &&
       rows >= 4 * (int64_t)target.multiprocessors &&
-      planStreamedPasses(group, /*online=*/true).reductionPasses == 1 &&
+      (passes = planStreamedPasses(group, /*online=*/true))
+              ->reductionPasses == 1 &&
       succeeded(getExchangeType(b, group, target, why))) {
     group.ops.front().op.emitRemark()
         << "row of " << group.inner
         << " elements streamed in one pass: the group writes row scalars "
            "only, so no block holds the row";
-    return Attribute(selectStreamedRowStrategy(group, target));
+    return Attribute(selectStreamedRowStrategy(group, target, &*passes));
   }
   if (numChunks * vec > target.rowRegisterElements) {
     if (group.hasColumnReduce()) {

@@ -184,8 +184,12 @@ FailureOr<Attribute> selectInterleavedRowStrategy(
 
 //===-- Streamed row kernels (StreamedRowStrategy.cpp) --------------------===//
 
+struct StreamedPasses;
+/// `passes`: the group's planStreamedPasses(online = true), when the
+/// caller has it.
 StreamedRowStrategyAttr
-selectStreamedRowStrategy(const Group &group, const KernelTargetInfo &target);
+selectStreamedRowStrategy(const Group &group, const KernelTargetInfo &target,
+                          const StreamedPasses *passes = nullptr);
 LogicalResult checkStreamedRowStrategy(const Group &group,
                                        StreamedRowStrategyAttr s,
                                        const KernelTargetInfo &target,

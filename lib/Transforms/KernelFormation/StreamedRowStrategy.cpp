@@ -29,33 +29,11 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
-#include <limits>
+#include <map>
 
 using namespace mlir;
 using namespace mlir::memopt;
 using namespace mlir::memopt::kf;
-
-/// Root buffers `g` reads (its inputs, and its outputs whose values its
-/// body uses) and writes.
-static void getRoots(const GroupOp &g, DenseSet<Value> &reads,
-                     DenseSet<Value> &writes) {
-  for (OpOperand &o : g.op->getOpOperands()) {
-    if (!isa<MemRefType>(o.get().getType()))
-      continue;
-    Value root = getRootBuffer(o.get());
-    if (g.op.isDpsInput(&o) || !g.op.getMatchingBlockArgument(&o).use_empty())
-      reads.insert(root);
-    if (g.op.isDpsInit(&o))
-      writes.insert(root);
-  }
-}
-
-bool kf::hasRowShapedResults(const Group &group) {
-  return llvm::any_of(group.written, [&](auto &entry) {
-    return group.writtenIsVector.lookup(entry.first) &&
-           !isGroupPrivate(entry.first, group);
-  });
-}
 
 StreamedPasses kf::planStreamedPasses(const Group &group, bool online) {
   StreamedPasses plan;
@@ -64,18 +42,19 @@ StreamedPasses kf::planStreamedPasses(const Group &group, bool online) {
   DenseSet<Value> pendingWrites, pendingReads;
   bool pending = false;
   auto conflicts = [&](const GroupOp &g, Value exempt) {
-    DenseSet<Value> reads, writes;
-    getRoots(g, reads, writes);
-    for (Value r : reads)
+    OpRoots roots = getOpRoots(g);
+    for (Value r : roots.reads)
       if (r != exempt && pendingWrites.contains(r))
         return true;
-    for (Value w : writes)
+    for (Value w : roots.writes)
       if (pendingWrites.contains(w) || pendingReads.contains(w))
         return true;
     return false;
   };
   auto join = [&](const GroupOp &g) {
-    getRoots(g, pendingReads, pendingWrites);
+    OpRoots roots = getOpRoots(g);
+    pendingReads.insert(roots.reads.begin(), roots.reads.end());
+    pendingWrites.insert(roots.writes.begin(), roots.writes.end());
     pending = true;
   };
   auto flush = [&] {
@@ -105,9 +84,8 @@ StreamedPasses kf::planStreamedPasses(const Group &group, bool online) {
           const GroupOp &x = group.ops[j];
           if (x.role == RowRole::Vector)
             return false;
-          DenseSet<Value> reads, writes;
-          getRoots(x, reads, writes);
-          return x.role != RowRole::Scalar || reads.contains(maxRoot);
+          return x.role != RowRole::Scalar ||
+                 getOpRoots(x).reads.contains(maxRoot);
         }))
       pair.reset();
     if (conflict || !pending) {
@@ -134,7 +112,8 @@ StreamedPasses kf::planStreamedPasses(const Group &group, bool online) {
 
 StreamedRowStrategyAttr
 kf::selectStreamedRowStrategy(const Group &group,
-                              const KernelTargetInfo &target) {
+                              const KernelTargetInfo &target,
+                              const StreamedPasses *passes) {
   // No lanes are held across tiles: the vector follows the elements read
   // along the row alone (8 lanes of bf16 beside f32 row statistics).
   int64_t vec = chooseRowAccessVectorWidth(group, target);
@@ -145,7 +124,8 @@ kf::selectStreamedRowStrategy(const Group &group,
   // in flight, whose later passes re-read them, stay within L2 for twice
   // longer rows than with two.
   int64_t reserved = target.sharedMemoryPerMultiprocessor / 2 + 1024;
-  StreamedPasses plan = planStreamedPasses(group, /*online=*/true);
+  StreamedPasses plan =
+      passes ? *passes : planStreamedPasses(group, /*online=*/true);
   // One walk over the row and nothing re-read: two rows in flight per
   // multiprocessor (a reservation that lets two blocks share its shared
   // memory, with the 1 KiB the system keeps per block and the reduction's
@@ -248,22 +228,10 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
   SmallVector<Unit> units;
   DenseMap<const GroupOp *, size_t> pairExps;
   unsigned slot = 0;
-  Value ninf = arith::ConstantOp::create(
-      b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-  auto isNegInf = [&](Value m) {
-    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, ninf);
-  };
-  // exp(m - to), 0 for an m of -inf (a running sum of nothing but 0s).
-  auto scaleTo = [&](Value m, Value to) -> Value {
-    Value e = math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, m, to));
-    return arith::SelectOp::create(b, loc, isNegInf(m), zero, e);
-  };
-  // A maximum of -inf is taken as 0 where exp values are computed from it
-  // (they are 0, where exp(-inf - -inf) would be NaN).
-  auto usable = [&](Value m) {
-    return arith::SelectOp::create(b, loc, isNegInf(m), zero, m).getResult();
-  };
+  // The rescaling of each pair's running sums (with the -inf guards).
+  std::map<size_t, OnlineRescale> rescales;
+  for (auto &[max, pair] : plan.pairs)
+    rescales.try_emplace(max, b, loc, getOnlineExpFlags(group, pair));
   auto flush = [&] {
     if (units.empty())
       return;
@@ -271,7 +239,8 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
     for (Unit &u : units) {
       const GroupOp &g = group.ops[u.index];
       if (u.pair) {
-        inits.append({ninf, zero});
+        OnlineRescale &r = rescales.at(u.index);
+        inits.append({r.ninf, r.zero});
         continue;
       }
       inits.push_back(arith::getIdentityValue(
@@ -306,8 +275,9 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
         if (!u.pair)
           continue;
         // The sum from the running maximum, the running sum rescaled to it.
+        OnlineRescale &rescale = rescales.at(u.index);
         Value maxRoot = getRootBuffer(g.op.getDpsInits()[0]);
-        Value used = usable(combined);
+        Value used = rescale.usable(combined);
         for (auto &[e, scalars] : vectorOps) {
           auto it = pairExps.find(e);
           if (it == pairExps.end() || it->second != u.index)
@@ -324,7 +294,8 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
         emitOp(b, st, sum, 1, sumPartial);
         Value sumAcc = forOp.getRegionIterArgs()[arg++];
         next.push_back(arith::AddFOp::create(
-            b, loc, arith::MulFOp::create(b, loc, sumAcc, scaleTo(acc, used)),
+            b, loc,
+            arith::MulFOp::create(b, loc, sumAcc, rescale.scaleTo(acc, used)),
             sumPartial));
       }
       st.scalarValues = std::move(current);
@@ -347,8 +318,10 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
       finishReduction(b, st, g, partial, threads, target, tid, smem, slot++);
       Value rowMax = st.scalarValues.lookup(maxRoot);
       const GroupOp &sum = group.ops[u.pair->sum];
+      OnlineRescale &rescale = rescales.at(u.index);
       Value scaled = arith::MulFOp::create(
-          b, loc, forOp.getResult(res++), scaleTo(partial, usable(rowMax)));
+          b, loc, forOp.getResult(res++),
+          rescale.scaleTo(partial, rescale.usable(rowMax)));
       Value total = blockReduce(b, loc, scaled, sum.kind, threads,
                                 target.warpSize, tid, smem, slot++);
       setReductionResult(b, st, sum, total);
