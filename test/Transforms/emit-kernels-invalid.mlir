@@ -418,3 +418,55 @@ func.func @f(%x: memref<4x65536xf32>, %s: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+// Streamed shifted chunks: tiles that reach chunks not whole at every
+// alignment (rows of 8195 f32: chunks 1 to 2047 are).
+func.func @f(%x: memref<4x8195xf32>, %s: memref<4xf32>) {
+  // expected-error @+1 {{9 tiles of 256 chunks pass the row's 2047 chunks whole at every alignment}}
+  memopt.kernel_group attributes {strategy = #memopt.streamed_row<vector = 4, threads = 256, tiles = 9, reserved_shared_bytes = 0, shifted = true>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x8195xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Streamed shifted chunks: more left after the tiles than one a thread.
+func.func @f(%x: memref<4x8195xf32>, %s: memref<4xf32>) {
+  // expected-error @+1 {{the 1025 chunks after 4 tiles of 256 are more than one a thread}}
+  memopt.kernel_group attributes {strategy = #memopt.streamed_row<vector = 4, threads = 256, tiles = 4, reserved_shared_bytes = 0, shifted = true>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x8195xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Streamed shifted chunks on a group with row-shaped results (the pass
+// that writes them walks aligned rows only).
+func.func @f(%x: memref<4x8195xf32>, %s: memref<4xf32>, %y: memref<4x8195xf32>) {
+  // expected-error @+1 {{shifted: the group writes row-shaped results}}
+  memopt.kernel_group attributes {strategy = #memopt.streamed_row<vector = 4, threads = 256, tiles = 7, reserved_shared_bytes = 0, shifted = true>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x8195xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : memref<4x8195xf32>, memref<4xf32>) outs(%y : memref<4x8195xf32>) {
+    ^bb0(%a: f32, %t: f32, %o: f32):
+      %r = arith.divf %a, %t : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}

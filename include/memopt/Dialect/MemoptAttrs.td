@@ -158,14 +158,22 @@ def Memopt_StreamedRowStrategyAttr
     logits once). The launch reserves `reserved_shared_bytes` of dynamic
     shared memory (one row in flight per multiprocessor where later walks
     re-read the row from L2, two where one walk does it all), which
-    memopt-pipeline-loads fills with its rings.
+    memopt-pipeline-loads fills with its rings. `shifted` (default false,
+    not printed then; groups that write row scalars only): rows whose
+    length is not a multiple of `vector`, their chunks aligned to the
+    buffers (chunk k covers row elements [k * vector - h, +vector), h the
+    row start's offset from alignment). The tiles then walk chunks 1 to
+    tiles * threads, whole for every h, unmasked; one more step after them
+    takes, per thread, a chunk of the rest and (thread 0) chunk 0, lanes
+    outside the row masked.
   }];
   let parameters = (ins
     "int64_t":$vector,
     "int64_t":$threads,
     "int64_t":$tiles,
     "int64_t":$reserved_shared_bytes,
-    DefaultValuedParameter<"bool", "false">:$online_softmax);
+    DefaultValuedParameter<"bool", "false">:$online_softmax,
+    DefaultValuedParameter<"bool", "false">:$shifted);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

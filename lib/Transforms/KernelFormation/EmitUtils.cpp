@@ -656,9 +656,10 @@ int64_t kf::getWidestRowElementBytes(const Group &group) {
 }
 
 unsigned kf::chooseRowAccessVectorWidth(const Group &group,
-                                        const KernelTargetInfo &target) {
+                                        const KernelTargetInfo &target,
+                                        bool rowsMayBeMisaligned) {
   return chooseVectorWidthFor(group, target, getWidestRowElementBytes(group),
-                              /*rowsMayBeMisaligned=*/false);
+                              rowsMayBeMisaligned);
 }
 
 static unsigned chooseVectorWidthFor(const Group &group,

@@ -209,7 +209,8 @@ int64_t getWidestRowElementBytes(const Group &group);
 /// rows): the width follows the widest element accessed along the row
 /// alone.
 unsigned chooseRowAccessVectorWidth(const Group &group,
-                                    const KernelTargetInfo &target);
+                                    const KernelTargetInfo &target,
+                                    bool rowsMayBeMisaligned = false);
 
 /// Whether the group reads some buffer through such a window.
 bool hasWindowAccesses(const Group &group);

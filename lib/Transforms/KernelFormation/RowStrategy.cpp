@@ -150,20 +150,28 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
   // once with every access 16 bytes wide and no cluster exchange. Rows
   // enough for four blocks per multiprocessor keep the waves' tail short
   // (fewer rows are spread over clusters instead). Rows not a multiple of
-  // the vector keep the cluster's shifted chunks (a streamed tile is
-  // aligned to the row).
+  // the vector stream through chunks shifted to the buffers' alignment
+  // (else they keep the cluster's shifted chunks).
   std::optional<StreamedPasses> passes;
-  if (numChunks * vec > target.rowRegisterElements && !shifted &&
+  if (numChunks * vec > target.rowRegisterElements &&
       !group.hasColumnReduce() && !hasRowShapedResults(group) &&
       rows >= 4 * (int64_t)target.multiprocessors &&
       (passes = planStreamedPasses(group, /*online=*/true))
               ->reductionPasses == 1 &&
       succeeded(getExchangeType(b, group, target, why))) {
-    group.ops.front().op.emitRemark()
-        << "row of " << group.inner
-        << " elements streamed in one pass: the group writes row scalars "
-           "only, so no block holds the row";
-    return Attribute(selectStreamedRowStrategy(group, target, &*passes));
+    StreamedRowStrategyAttr streamed =
+        selectStreamedRowStrategy(group, target, &*passes);
+    // (Rows that need shifted chunks stream only with them.)
+    if (!shifted || streamed.getShifted()) {
+      group.ops.front().op.emitRemark()
+          << "row of " << group.inner
+          << " elements streamed in one pass: the group writes row scalars "
+             "only, so no block holds the row"
+          << (streamed.getShifted()
+                  ? " (chunks shifted to the buffers' alignment)"
+                  : "");
+      return Attribute(streamed);
+    }
   }
   if (numChunks * vec > target.rowRegisterElements) {
     if (group.hasColumnReduce()) {

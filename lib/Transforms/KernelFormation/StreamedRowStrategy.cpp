@@ -119,6 +119,19 @@ kf::selectStreamedRowStrategy(const Group &group,
   int64_t vec = chooseRowAccessVectorWidth(group, target);
   int64_t threads = target.maxThreadsPerBlock;
   int64_t tiles = llvm::divideCeil(group.inner / vec, threads);
+  // Rows not a multiple of the vector, in groups that write row scalars
+  // only: chunks shifted to the buffers' alignment keep the accesses wide.
+  // The tiles take the chunks whole for every alignment (1 to
+  // inner / wide - 1), one more step the rest.
+  int64_t wide = chooseRowAccessVectorWidth(group, target,
+                                            /*rowsMayBeMisaligned=*/true);
+  bool shifted = false;
+  if (wide > vec && !hasRowShapedResults(group) &&
+      group.inner / wide - 1 >= threads) {
+    vec = wide;
+    shifted = true;
+    tiles = (group.inner / vec - 1) / threads;
+  }
   // One row in flight per multiprocessor (a reservation of over half its
   // shared memory, which memopt-pipeline-loads' rings then use): the rows
   // in flight, whose later passes re-read them, stay within L2 for twice
@@ -135,7 +148,8 @@ kf::selectStreamedRowStrategy(const Group &group,
     reserved = target.sharedMemoryPerMultiprocessor / 2 - 2048;
   bool online = !plan.pairs.empty();
   return StreamedRowStrategyAttr::get(group.ops.front().op.getContext(), vec,
-                                      threads, tiles, reserved, online);
+                                      threads, tiles, reserved, online,
+                                      shifted);
 }
 
 LogicalResult kf::checkStreamedRowStrategy(const Group &group,
@@ -146,17 +160,35 @@ LogicalResult kf::checkStreamedRowStrategy(const Group &group,
   int64_t vec = s.getVector();
   int64_t threads = s.getThreads();
   FailureOr<MemRefType> exchange = checkRowBasics(
-      group, s, vec, /*shifted=*/false, threads, "", target, anchor);
+      group, s, vec, s.getShifted(), threads, " (use shifted = true)", target,
+      anchor);
   if (failed(exchange))
     return failure();
   if (s.getOnlineSoftmax() &&
       planStreamedPasses(group, /*online=*/true).pairs.empty())
     return fail() << "online_softmax: no maximum is followed by a sum of "
                      "exp(v - max) that can share its pass";
-  if (s.getTiles() * threads < group.inner / vec)
+  if (s.getShifted()) {
+    if (hasRowShapedResults(group))
+      return fail() << "shifted: the group writes row-shaped results";
+    // Chunks 1 to tiles * threads are whole for every alignment; the step
+    // after the tiles gives each thread one of the rest.
+    int64_t whole = group.inner / vec - 1;
+    int64_t rest = getChunksPerRow(group.inner, vec, true) - 1 -
+                   s.getTiles() * threads;
+    if (s.getTiles() * threads > whole)
+      return fail() << s.getTiles() << " tiles of " << threads
+                    << " chunks pass the row's " << whole
+                    << " chunks whole at every alignment";
+    if (rest > threads)
+      return fail() << "the " << rest << " chunks after " << s.getTiles()
+                    << " tiles of " << threads
+                    << " are more than one a thread";
+  } else if (s.getTiles() * threads < group.inner / vec) {
     return fail() << s.getTiles() << " tiles of " << threads
                   << " chunks do not cover the row's " << group.inner / vec
                   << " chunks";
+  }
   // The reservation, the block reduction's static buffer and the 1 KiB the
   // system keeps per block.
   int64_t staticBytes = blockStaticBytes(*exchange, /*warpPartials=*/true, 0);
@@ -199,6 +231,17 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
   // its position (buffers are reused: softmax's maximum and sum share one).
   VectorOpList vectorOps;
   unsigned passes = 0;
+  // Shifted rows: the row start's offset h from the buffers' alignment.
+  bool shifted = s.getShifted();
+  Value row = launch.getBlockIds().x;
+  Value h, alignedStart, always;
+  if (shifted) {
+    Value rowStart =
+        arith::MulIOp::create(b, loc, row, cIdx(b, loc, group.inner));
+    h = arith::RemUIOp::create(b, loc, rowStart, cIdx(b, loc, vec));
+    alignedStart = arith::SubIOp::create(b, loc, rowStart, h);
+    always = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  }
   auto setChunk = [&](Value t) {
     // Every other pass walks the row backwards: it starts with the tiles
     // the previous pass read last, the likeliest to be still in L2.
@@ -206,6 +249,21 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
       t = arith::SubIOp::create(b, loc, cIdx(b, loc, tiles - 1), t);
     Value chunk = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, t, cIdx(b, loc, threads)), tid);
+    if (shifted) {
+      // Chunk 1 + t * threads + tid, whole at every alignment: its aligned
+      // vector, every lane in the row.
+      Value k0 = arith::MulIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, chunk, cIdx(b, loc, 1)),
+          cIdx(b, loc, vec));
+      st.shifted = true;
+      st.chunkBase = {arith::SubIOp::create(b, loc, k0, h)};
+      st.chunkValid = {Value()};
+      st.chunkFlat = {arith::AddIOp::create(b, loc, alignedStart, k0)};
+      st.chunkFull = {always};
+      st.chunkInBuffer = {Value()};
+      st.laneValid.assign(vec, always);
+      return;
+    }
     st.chunkBase = {arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec))};
     st.chunkValid = {
         tiles * threads == chunksPerRow
@@ -232,6 +290,57 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
   std::map<size_t, OnlineRescale> rescales;
   for (auto &[max, pair] : plan.pairs)
     rescales.try_emplace(max, b, loc, getOnlineExpFlags(group, pair));
+  // One step of the pending pass over `numChunks` chunks a thread (set up
+  // in `st`), from the accumulators `accs`: the elementwise ops, each
+  // reduction's partial combined into its accumulator, and a pair's sum
+  // from its running maximum, the running sum rescaled to it.
+  auto tileStep = [&](ValueRange accs, unsigned numChunks) {
+    DenseMap<Value, Value> current = st.scalarValues;
+    for (auto &[g, scalars] : vectorOps) {
+      if (pairExps.count(g))
+        continue;
+      st.scalarValues = scalars;
+      Value unused;
+      emitOp(b, st, *g, numChunks, unused);
+    }
+    SmallVector<Value> next;
+    unsigned arg = 0;
+    for (Unit &u : units) {
+      const GroupOp &g = group.ops[u.index];
+      st.scalarValues = u.scalars;
+      Value partial;
+      emitOp(b, st, g, numChunks, partial);
+      Value acc = accs[arg++];
+      Value combined = arith::getReductionOp(g.kind, b, loc, acc, partial);
+      next.push_back(combined);
+      if (!u.pair)
+        continue;
+      OnlineRescale &rescale = rescales.at(u.index);
+      Value maxRoot = getRootBuffer(g.op.getDpsInits()[0]);
+      Value used = rescale.usable(combined);
+      for (auto &[e, scalars] : vectorOps) {
+        auto it = pairExps.find(e);
+        if (it == pairExps.end() || it->second != u.index)
+          continue;
+        st.scalarValues = scalars;
+        st.scalarValues[maxRoot] = used;
+        Value unused;
+        emitOp(b, st, *e, numChunks, unused);
+      }
+      const GroupOp &sum = group.ops[u.pair->sum];
+      st.scalarValues = u.sumScalars;
+      st.scalarValues[maxRoot] = used;
+      Value sumPartial;
+      emitOp(b, st, sum, numChunks, sumPartial);
+      Value sumAcc = accs[arg++];
+      next.push_back(arith::AddFOp::create(
+          b, loc,
+          arith::MulFOp::create(b, loc, sumAcc, rescale.scaleTo(acc, used)),
+          sumPartial));
+    }
+    st.scalarValues = std::move(current);
+    return next;
+  };
   auto flush = [&] {
     if (units.empty())
       return;
@@ -254,60 +363,39 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(forOp.getBody());
       setChunk(forOp.getInductionVar());
-      DenseMap<Value, Value> current = st.scalarValues;
-      for (auto &[g, scalars] : vectorOps) {
-        if (pairExps.count(g))
-          continue;
-        st.scalarValues = scalars;
-        Value unused;
-        emitOp(b, st, *g, 1, unused);
-      }
-      SmallVector<Value> next;
-      unsigned arg = 0;
-      for (Unit &u : units) {
-        const GroupOp &g = group.ops[u.index];
-        st.scalarValues = u.scalars;
-        Value partial;
-        emitOp(b, st, g, 1, partial);
-        Value acc = forOp.getRegionIterArgs()[arg++];
-        Value combined = arith::getReductionOp(g.kind, b, loc, acc, partial);
-        next.push_back(combined);
-        if (!u.pair)
-          continue;
-        // The sum from the running maximum, the running sum rescaled to it.
-        OnlineRescale &rescale = rescales.at(u.index);
-        Value maxRoot = getRootBuffer(g.op.getDpsInits()[0]);
-        Value used = rescale.usable(combined);
-        for (auto &[e, scalars] : vectorOps) {
-          auto it = pairExps.find(e);
-          if (it == pairExps.end() || it->second != u.index)
-            continue;
-          st.scalarValues = scalars;
-          st.scalarValues[maxRoot] = used;
-          Value unused;
-          emitOp(b, st, *e, 1, unused);
-        }
-        const GroupOp &sum = group.ops[u.pair->sum];
-        st.scalarValues = u.sumScalars;
-        st.scalarValues[maxRoot] = used;
-        Value sumPartial;
-        emitOp(b, st, sum, 1, sumPartial);
-        Value sumAcc = forOp.getRegionIterArgs()[arg++];
-        next.push_back(arith::AddFOp::create(
-            b, loc,
-            arith::MulFOp::create(b, loc, sumAcc, rescale.scaleTo(acc, used)),
-            sumPartial));
-      }
-      st.scalarValues = std::move(current);
-      scf::YieldOp::create(b, loc, next);
+      scf::YieldOp::create(b, loc, tileStep(forOp.getRegionIterArgs(), 1));
     }
     st.vecValues.clear();
     st.loadCache.clear();
+    SmallVector<Value> results(forOp.getResults());
+    if (shifted) {
+      // The chunks after the tiles (one a thread) and chunk 0 (thread 0),
+      // lanes outside the row masked.
+      st.chunkBase.clear();
+      st.chunkValid.clear();
+      st.chunkFlat.clear();
+      st.chunkFull.clear();
+      st.chunkInBuffer.clear();
+      st.laneValid.clear();
+      Value rest = arith::AddIOp::create(
+          b, loc, cIdx(b, loc, 1 + tiles * threads), tid);
+      Value first = arith::SelectOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                                cIdx(b, loc, 0)),
+          cIdx(b, loc, 0),
+          cIdx(b, loc, getChunksPerRow(group.inner, vec, true)));
+      setupShiftedChunks(b, st, row, {rest, first}, group.inner, rows,
+                         /*mayPassRow=*/true);
+      results = tileStep(results, 2);
+      st.vecValues.clear();
+      st.loadCache.clear();
+    }
     ++passes;
     unsigned res = 0;
     for (Unit &u : units) {
       const GroupOp &g = group.ops[u.index];
-      Value partial = forOp.getResult(res++);
+      Value partial = results[res++];
       if (!u.pair) {
         finishReduction(b, st, g, partial, threads, target, tid, smem, slot++);
         continue;
@@ -320,7 +408,7 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
       const GroupOp &sum = group.ops[u.pair->sum];
       OnlineRescale &rescale = rescales.at(u.index);
       Value scaled = arith::MulFOp::create(
-          b, loc, forOp.getResult(res++),
+          b, loc, results[res++],
           rescale.scaleTo(partial, rescale.usable(rowMax)));
       Value total = blockReduce(b, loc, scaled, sum.kind, threads,
                                 target.warpSize, tid, smem, slot++);
