@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TensorUtils.h"
+#include "KernelFormation/Grouping.h"
 #include "memopt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -118,22 +119,14 @@ static bool errorStaysRelative(Value t, std::string &why) {
 }
 
 /// The constant every element of tensor `t` is filled with (a linalg.fill,
-/// or the generic it is generalized to), or none.
+/// or the generic it is generalized to: kf::getFillValue), or none.
 static std::optional<APFloat> getFillConstant(Value t) {
-  FloatAttr c;
   Value v;
-  if (auto fill = t.getDefiningOp<linalg::FillOp>()) {
+  if (auto fill = t.getDefiningOp<linalg::FillOp>())
     v = fill.getInputs()[0];
-  } else if (auto g = t.getDefiningOp<linalg::GenericOp>();
-             g && g.getNumDpsInits() == 1 && g.getNumReductionLoops() == 0) {
-    v = g.getBody()->getTerminator()->getOperand(0);
-    if (auto arg = dyn_cast<BlockArgument>(v);
-        arg && arg.getOwner() == g.getBody()) {
-      if (arg.getArgNumber() >= g.getNumDpsInputs())
-        return std::nullopt;
-      v = g.getDpsInputOperand(arg.getArgNumber())->get();
-    }
-  }
+  else if (auto g = t.getDefiningOp<linalg::GenericOp>())
+    v = kf::getFillValue(g);
+  FloatAttr c;
   if (!v || !matchPattern(v, m_Constant(&c)))
     return std::nullopt;
   return c.getValue();
@@ -243,19 +236,10 @@ static bool flushesHarmlessly(math::ExpOp e, linalg::GenericOp op,
   }
   OpOperand &use = *res.getUses().begin();
   auto sum = dyn_cast<linalg::GenericOp>(use.getOwner());
-  if (!sum || !sum.isDpsInput(&use) || sum.getNumDpsInits() != 1 ||
+  if (!sum || !isPlainReduction<arith::AddFOp>(sum) ||
+      &use != sum.getDpsInputOperand(0) ||
       sum.getMatchingIndexingMap(&use) !=
           op.getMatchingIndexingMap(op.getDpsInitOperand(r))) {
-    why = "its values are read by an op that is not their sum";
-    return false;
-  }
-  Block *sumBody = sum.getBody();
-  Value x = sum.getMatchingBlockArgument(&use);
-  BlockArgument acc = sumBody->getArgument(sum.getNumDpsInputs());
-  auto add = sumBody->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add || !x.hasOneUse() || !acc.hasOneUse() || !add->hasOneUse() ||
-      !((add.getLhs() == x && add.getRhs() == acc) ||
-        (add.getLhs() == acc && add.getRhs() == x))) {
     why = "its values are read by an op that is not their sum";
     return false;
   }

@@ -64,6 +64,23 @@ bool isComputedFrom(Value v, BlockArgument arg, linalg::GenericOp op);
 /// it), or null.
 Value getMaximumValues(linalg::GenericOp max);
 
+/// Whether `op`'s body is exactly `yield combiner(in, acc)` over its one
+/// input.
+template <typename CombinerOp>
+bool isPlainReduction(linalg::GenericOp op) {
+  Block *body = op.getBody();
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      body->getOperations().size() != 2)
+    return false;
+  auto comb = dyn_cast<CombinerOp>(body->front());
+  if (!comb)
+    return false;
+  Value in = body->getArgument(0), acc = body->getArgument(1);
+  bool args = (comb.getLhs() == in && comb.getRhs() == acc) ||
+              (comb.getLhs() == acc && comb.getRhs() == in);
+  return args && body->getTerminator()->getOperand(0) == comb.getResult();
+}
+
 } // namespace mlir::memopt
 
 #endif // MEMOPT_LIB_TRANSFORMS_TENSORUTILS_H

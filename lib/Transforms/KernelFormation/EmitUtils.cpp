@@ -892,10 +892,13 @@ SmallVector<Value> kf::blockReduceMany(OpBuilder &b, Location loc,
 
 void kf::setupShiftedChunks(OpBuilder &b, EmitState &st, Value row,
                             ArrayRef<Value> chunks, int64_t inner, int64_t rows,
-                            bool mayPassRow) {
+                            bool mayPassRow, bool whole) {
   Location loc = st.loc;
   unsigned vec = st.vec;
   st.shifted = true;
+  for (auto *v : {&st.chunkBase, &st.chunkValid, &st.chunkFlat, &st.chunkFull,
+                  &st.chunkInBuffer, &st.laneValid})
+    v->clear();
   int64_t total = rows * inner;
   Value rowStart = arith::MulIOp::create(b, loc, row, cIdx(b, loc, inner));
   Value h = arith::RemUIOp::create(b, loc, rowStart, cIdx(b, loc, vec));
@@ -906,6 +909,15 @@ void kf::setupShiftedChunks(OpBuilder &b, EmitState &st, Value row,
     st.chunkBase.push_back(arith::SubIOp::create(b, loc, k0, h));
     st.chunkValid.push_back(Value());
     Value flat = arith::AddIOp::create(b, loc, alignedStart, k0);
+    if (whole) {
+      // Every lane in the row, the aligned vector inside the buffers.
+      Value always = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+      st.chunkFlat.push_back(flat);
+      st.chunkFull.push_back(always);
+      st.chunkInBuffer.push_back(Value());
+      st.laneValid.append(vec, always);
+      continue;
+    }
     if (mayPassRow)
       flat = arith::SelectOp::create(
           b, loc,

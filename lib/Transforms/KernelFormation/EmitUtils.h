@@ -280,9 +280,11 @@ Value interleavedRowReduce(OpBuilder &b, Location loc, Value partial,
 /// aligned boundary; chunk k covers flat elements [r * inner - h + k * vec,
 /// +vec), i.e. row elements [k * vec - h, +vec). `mayPassRow`: some chunks
 /// lie wholly past the row (they then read the row's first chunk).
+/// `whole`: the chunks are known to lie wholly in the row at every h (no
+/// masks). Replaces the chunk state of `st`.
 void setupShiftedChunks(OpBuilder &b, EmitState &st, Value row,
                         ArrayRef<Value> chunks, int64_t inner, int64_t rows,
-                        bool mayPassRow);
+                        bool mayPassRow, bool whole = false);
 
 /// Per-thread state of a one-row-per-block kernel: block x is the row.
 void initRowState(OpBuilder &b, EmitState &st, gpu::LaunchOp launch,

@@ -53,23 +53,6 @@ static bool isExpOfDifference(Value e, linalg::GenericOp op,
   return isSameRowValue(sub.getLhs(), op, values, max);
 }
 
-/// Whether `op`'s body is exactly `yield combiner(in, acc)` over its one
-/// input.
-template <typename CombinerOp>
-static bool isPlainReduction(linalg::GenericOp op) {
-  Block *body = op.getBody();
-  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
-      body->getOperations().size() != 2)
-    return false;
-  auto comb = dyn_cast<CombinerOp>(body->front());
-  if (!comb)
-    return false;
-  Value in = body->getArgument(0), acc = body->getArgument(1);
-  bool args = (comb.getLhs() == in && comb.getRhs() == acc) ||
-              (comb.getLhs() == acc && comb.getRhs() == in);
-  return args && body->getTerminator()->getOperand(0) == comb.getResult();
-}
-
 /// Matches the online softmax form at reduction `i` of `group`.
 std::optional<OnlineSoftmax> kf::matchOnlineSoftmax(const Group &group,
                                                     size_t i) {

@@ -231,17 +231,8 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
   // its position (buffers are reused: softmax's maximum and sum share one).
   VectorOpList vectorOps;
   unsigned passes = 0;
-  // Shifted rows: the row start's offset h from the buffers' alignment.
   bool shifted = s.getShifted();
   Value row = launch.getBlockIds().x;
-  Value h, alignedStart, always;
-  if (shifted) {
-    Value rowStart =
-        arith::MulIOp::create(b, loc, row, cIdx(b, loc, group.inner));
-    h = arith::RemUIOp::create(b, loc, rowStart, cIdx(b, loc, vec));
-    alignedStart = arith::SubIOp::create(b, loc, rowStart, h);
-    always = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
-  }
   auto setChunk = [&](Value t) {
     // Every other pass walks the row backwards: it starts with the tiles
     // the previous pass read last, the likeliest to be still in L2.
@@ -250,18 +241,10 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
     Value chunk = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, t, cIdx(b, loc, threads)), tid);
     if (shifted) {
-      // Chunk 1 + t * threads + tid, whole at every alignment: its aligned
-      // vector, every lane in the row.
-      Value k0 = arith::MulIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, chunk, cIdx(b, loc, 1)),
-          cIdx(b, loc, vec));
-      st.shifted = true;
-      st.chunkBase = {arith::SubIOp::create(b, loc, k0, h)};
-      st.chunkValid = {Value()};
-      st.chunkFlat = {arith::AddIOp::create(b, loc, alignedStart, k0)};
-      st.chunkFull = {always};
-      st.chunkInBuffer = {Value()};
-      st.laneValid.assign(vec, always);
+      // Chunk 1 + t * threads + tid, whole at every alignment.
+      setupShiftedChunks(
+          b, st, row, {arith::AddIOp::create(b, loc, chunk, cIdx(b, loc, 1))},
+          group.inner, rows, /*mayPassRow=*/false, /*whole=*/true);
       return;
     }
     st.chunkBase = {arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec))};
@@ -371,12 +354,6 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
     if (shifted) {
       // The chunks after the tiles (one a thread) and chunk 0 (thread 0),
       // lanes outside the row masked.
-      st.chunkBase.clear();
-      st.chunkValid.clear();
-      st.chunkFlat.clear();
-      st.chunkFull.clear();
-      st.chunkInBuffer.clear();
-      st.laneValid.clear();
       Value rest = arith::AddIOp::create(
           b, loc, cIdx(b, loc, 1 + tiles * threads), tid);
       Value first = arith::SelectOp::create(
