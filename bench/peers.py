@@ -324,6 +324,18 @@ def _workloads(torch):
                    lambda: (rand(4096, 50257).bfloat16(),), lse),
         "lsef32": ("log-sum-exp over rows of 131072 f32, 1024x131072, "
                    "keepdim", lambda: (rand(1024, 131072),), lsef32),
+        "lsedec64": ("log-sum-exp at decode time, 64 rows of 128256 "
+                     "(Llama-3 vocabulary) bf16, f32 math",
+                     lambda: (rand(64, 128256).bfloat16(),), lse),
+        "lsepre128": ("log-sum-exp over rows of 128256 (Llama-3 vocabulary) "
+                      "for a prefill of 128 tokens, 128x128256 bf16, f32 math",
+                      lambda: (rand(128, 128256).bfloat16(),), lse),
+        "lsedec1": ("log-sum-exp at decode time, one row of 128256 "
+                    "(Llama-3 vocabulary) bf16, f32 math",
+                    lambda: (rand(1, 128256).bfloat16(),), lse),
+        "lsedec16": ("log-sum-exp at decode time, 16 rows of 128256 "
+                     "(Llama-3 vocabulary) bf16, f32 math",
+                     lambda: (rand(16, 128256).bfloat16(),), lse),
         "posadd": ("x + pos, 8x4096x2048 f32, pos 1x4096x2048 broadcast "
                    "over the batch",
                    lambda: (rand(8, 4096, 2048), rand(1, 4096, 2048)), posadd),

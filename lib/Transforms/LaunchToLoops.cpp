@@ -108,6 +108,9 @@ static LogicalResult lowerAsyncCopies(RewriterBase &rewriter,
     int64_t n = copy.getDstElements().getZExtValue();
     auto at = [&](ValueRange idx, int64_t e) {
       SmallVector<Value> out(idx.begin(), idx.end());
+      // (A 0-d buffer: one element, no index.)
+      if (out.empty())
+        return out;
       out.back() = arith::AddIOp::create(
           rewriter, loc, out.back(),
           arith::ConstantIndexOp::create(rewriter, loc, e));

@@ -470,3 +470,64 @@ func.func @f(%x: memref<4x8195xf32>, %s: memref<4xf32>, %y: memref<4x8195xf32>) 
   }
   return
 }
+
+// -----
+
+// A streamed row over a cluster whose last block holds none of the row
+// (2048 chunks of 4 lanes, 3 blocks of one tile of 1024).
+func.func @f(%x: memref<4x8192xf32>, %s: memref<4xf32>) {
+  // expected-error @+1 {{the last of 3 slices of 1 tiles of 1024 chunks would hold none of the row's 2048 chunks}}
+  memopt.kernel_group attributes {strategy = #memopt.streamed_row<vector = 4, threads = 1024, tiles = 1, reserved_shared_bytes = 0, cluster = 3>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x8192xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// A streamed row over clusters whose slices do not cover it.
+func.func @f(%x: memref<4x16384xf32>, %s: memref<4xf32>) {
+  // expected-error @+1 {{1 tiles of 1024 chunks in each of 2 blocks do not cover the row's 4096 chunks}}
+  memopt.kernel_group attributes {strategy = #memopt.streamed_row<vector = 4, threads = 1024, tiles = 1, reserved_shared_bytes = 0, cluster = 2>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x16384xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// A streamed row over a cluster larger than the target allows.
+func.func @f(%x: memref<4x131072xf32>, %s: memref<4xf32>) {
+  // expected-error @+1 {{cluster of 32 blocks is over the target's max-cluster-size (16)}}
+  memopt.kernel_group attributes {strategy = #memopt.streamed_row<vector = 4, threads = 1024, tiles = 1, reserved_shared_bytes = 0, cluster = 32>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x131072xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Shifted chunks are not split over a cluster.
+func.func @f(%x: memref<4x8195xf32>, %s: memref<4xf32>) {
+  // expected-error @+1 {{cluster: not with shifted chunks}}
+  memopt.kernel_group attributes {strategy = #memopt.streamed_row<vector = 4, threads = 256, tiles = 4, reserved_shared_bytes = 0, shifted = true, cluster = 2>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x8195xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}

@@ -82,10 +82,14 @@ func.func @sum_f16(%x: memref<8x4096xf16>, %s: memref<8xf32>) {
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 // Rows of 65536 f32 are too long for one block's registers (32 elements
-// per thread): a cluster of 4 blocks of 256 threads, each holding 8 chunks
-// in registers and 8 in shared memory, four blocks per multiprocessor.
+// per thread): on chip, a cluster of 4 blocks of 256 threads, each holding
+// 8 chunks in registers and 8 in shared memory, four blocks per
+// multiprocessor; for 256 rows that is 1024 blocks in two waves of 528
+// slots, so the rows stream instead, a block per row, two a
+// multiprocessor (select-kernel-strategy-streamed-clusters.mlir). With
+// registers only the clusters are of 512 threads, four waves of 264.
 // CHECK-LABEL: func.func @sum_65536
-// CHECK:       #memopt.row<vector = 4, shifted = false, threads = 256, chunks = 8, cluster = 4, shared_chunks = 8, blocks_per_multiprocessor = 4, persistent_clusters = 0, online_softmax = false>
+// CHECK:       #memopt.streamed_row<vector = 4, threads = 1024, tiles = 16, reserved_shared_bytes = 114688>
 // REGS-LABEL:  func.func @sum_65536
 // REGS:        #memopt.row<vector = 4, shifted = false, threads = 512, chunks = 8, cluster = 4, shared_chunks = 0, blocks_per_multiprocessor = 2, persistent_clusters = 0, online_softmax = false>
 // PREFETCH-LABEL: func.func @sum_65536

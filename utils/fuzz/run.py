@@ -138,6 +138,8 @@ def check_program(seed, opts):
             prefix = os.path.join(work, "T." + short)
             cmd = [os.path.join(opts.bin, "memopt-compile"), src,
                    "--pipeline=" + pipe, "-o", prefix]
+            if pipe.startswith("optimized"):
+                cmd += opts.compile_flag
             result = step(cmd, "memopt-compile --pipeline=%s" % pipe, deadline)
             if result is None:
                 continue
@@ -215,6 +217,11 @@ def main():
     ap.add_argument("--avoid", default="",
                     help="comma-separated generator features to leave out while a bug "
                          "is open: " + ", ".join(sorted(gen.AVOIDABLE)))
+    ap.add_argument("--compile-flag", action="append", default=[], metavar="FLAG",
+                    help="memopt-compile flag for the optimized pipelines (repeatable): "
+                         "a small target, e.g. --multiprocessors=2 "
+                         "--row-register-elements=4, makes test-sized programs take "
+                         "the forms of large ones (clusters, streamed rows)")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every program")
     opts = ap.parse_args()
     opts.bin = os.path.abspath(opts.bin)

@@ -166,6 +166,14 @@ def Memopt_StreamedRowStrategyAttr
     tiles * threads, whole for every h, unmasked; one more step after them
     takes, per thread, a chunk of the rest and (thread 0) chunk 0, lanes
     outside the row masked.
+    `cluster` above 1 (default 1, not printed then; not with `shifted`):
+    each row is split over a thread-block cluster of that many blocks,
+    block r of a row's cluster walking its slice r, chunks
+    [r * tiles * threads, (r + 1) * tiles * threads) of the row (the last
+    slice masked at the row's end), and the blocks combine each pass's
+    totals through distributed shared memory before the next: rows too few
+    to give every multiprocessor a block (decode-time log-sum-exp, a
+    normalization over a few long rows) keep the whole GPU streaming.
   }];
   let parameters = (ins
     "int64_t":$vector,
@@ -173,7 +181,8 @@ def Memopt_StreamedRowStrategyAttr
     "int64_t":$tiles,
     "int64_t":$reserved_shared_bytes,
     DefaultValuedParameter<"bool", "false">:$online_softmax,
-    DefaultValuedParameter<"bool", "false">:$shifted);
+    DefaultValuedParameter<"bool", "false">:$shifted,
+    DefaultValuedParameter<"int64_t", "1">:$cluster);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

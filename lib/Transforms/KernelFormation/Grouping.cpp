@@ -262,6 +262,12 @@ static bool tryAppendImpl(Group &group, GroupOp cand, std::string &why) {
     bool asScalar =
         cand.role == RowRole::Vector && full == group.outer && group.inner >= 0;
     bool groupWasScalar = group.inner < 0 && outer == group.outer;
+    // A rank-0 op after a row group over no outer dims (one row, its unit
+    // dim folded away: the fill of a full reduction's 0-d result, a
+    // scalar of log-sum-exp) is a row scalar of that row.
+    bool scalarOfRow = cand.role == RowRole::Scalar && inner < 0 &&
+                       outer.empty() && group.outer.empty() &&
+                       group.inner >= 0;
     // A pointwise group over exactly this op's outer space (e.g. the fill
     // of a reduction's init) becomes the scalar part of a row group.
     SmallVector<int64_t> groupFull = group.outer;
@@ -284,6 +290,8 @@ static bool tryAppendImpl(Group &group, GroupOp cand, std::string &why) {
       cand.role = RowRole::Scalar;
       outer = full;
       inner = -1;
+    } else if (scalarOfRow) {
+      // (Already a scalar over the group's outer space.)
     } else if (groupWasScalar && inner >= 0) {
       // The group so far only holds scalar ops over `outer`; it becomes a
       // row group now.

@@ -186,10 +186,23 @@ FailureOr<Attribute> selectInterleavedRowStrategy(
 
 struct StreamedPasses;
 /// `passes`: the group's planStreamedPasses(online = true), when the
-/// caller has it.
+/// caller has it. `cluster` above 1: each row split over that many blocks
+/// (no shifted chunks then).
 StreamedRowStrategyAttr
 selectStreamedRowStrategy(const Group &group, const KernelTargetInfo &target,
-                          const StreamedPasses *passes = nullptr);
+                          const StreamedPasses *passes = nullptr,
+                          int64_t cluster = 1);
+/// Rows that the row-on-chip form's clusters (`clusterBlocks` blocks in
+/// all, `slots` of them resident at once) run in two waves, each block
+/// loading its whole slice before it reduces: the streamed form
+/// over clusters of as few blocks as fill the multiprocessors, when the
+/// rows in flight fit in L2 for the walks that re-read them. Failure with
+/// `why` otherwise.
+FailureOr<StreamedRowStrategyAttr>
+selectFewRowsStreamedStrategy(const Group &group,
+                              const KernelTargetInfo &target,
+                              int64_t clusterBlocks, int64_t slots,
+                              std::string &why);
 LogicalResult checkStreamedRowStrategy(const Group &group,
                                        StreamedRowStrategyAttr s,
                                        const KernelTargetInfo &target,

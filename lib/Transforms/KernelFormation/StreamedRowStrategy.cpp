@@ -113,12 +113,13 @@ StreamedPasses kf::planStreamedPasses(const Group &group, bool online) {
 StreamedRowStrategyAttr
 kf::selectStreamedRowStrategy(const Group &group,
                               const KernelTargetInfo &target,
-                              const StreamedPasses *passes) {
+                              const StreamedPasses *passes,
+                              int64_t cluster) {
   // No lanes are held across tiles: the vector follows the elements read
   // along the row alone (8 lanes of bf16 beside f32 row statistics).
   int64_t vec = chooseRowAccessVectorWidth(group, target);
   int64_t threads = target.maxThreadsPerBlock;
-  int64_t tiles = llvm::divideCeil(group.inner / vec, threads);
+  int64_t tiles = llvm::divideCeil(group.inner / vec, cluster * threads);
   // Rows not a multiple of the vector, in groups that write row scalars
   // only: chunks shifted to the buffers' alignment keep the accesses wide.
   // The tiles take the chunks whole for every alignment (1 to
@@ -126,7 +127,7 @@ kf::selectStreamedRowStrategy(const Group &group,
   int64_t wide = chooseRowAccessVectorWidth(group, target,
                                             /*rowsMayBeMisaligned=*/true);
   bool shifted = false;
-  if (wide > vec && !hasRowShapedResults(group) &&
+  if (cluster == 1 && wide > vec && !hasRowShapedResults(group) &&
       group.inner / wide - 1 >= threads) {
     vec = wide;
     shifted = true;
@@ -149,7 +150,106 @@ kf::selectStreamedRowStrategy(const Group &group,
   bool online = !plan.pairs.empty();
   return StreamedRowStrategyAttr::get(group.ops.front().op.getContext(), vec,
                                       threads, tiles, reserved, online,
-                                      shifted);
+                                      shifted, cluster);
+}
+
+FailureOr<StreamedRowStrategyAttr> kf::selectFewRowsStreamedStrategy(
+    const Group &group, const KernelTargetInfo &target, int64_t clusterBlocks,
+    int64_t slots, std::string &why) {
+  int64_t rows = group.numRows();
+  // Only where the row-on-chip form needs a second wave: one wave loads
+  // every slice at once (softmax over 32 f32 rows of 262144 in clusters of
+  // 16: 26.2 us, streamed over clusters of 4 35.0; log-sum-exp over 16
+  // bf16 rows of 128256: 4.6 us, streamed over clusters of 8 6.0), and
+  // more waves overlap one another's loads and stores (RMSNorm over 4096
+  // f32 rows of 65536: 91% of copy). A second wave costs a whole
+  // load-reduce-store round of its own (RMSNorm over 64 bf16 rows of
+  // 262144: 32.9 us in clusters of 8, streamed over clusters of 2 29.3;
+  // 256 rows of 65536: 30.1 us in clusters of 4, streamed 22.9; run 35).
+  int64_t waves = llvm::divideCeil(clusterBlocks, slots);
+  if (waves != 2) {
+    why = "the row-on-chip form's " + std::to_string(clusterBlocks) +
+          " blocks fill " + (waves < 2 ? "one wave" : "more than two waves") +
+          " of " + std::to_string(slots);
+    return failure();
+  }
+  int64_t vec = chooseRowAccessVectorWidth(group, target);
+  if (group.inner % vec != 0 || group.inner / vec < target.maxThreadsPerBlock) {
+    why = "the row is not a multiple of the vector, or shorter than one "
+          "tile";
+    return failure();
+  }
+  StreamedPasses plan = planStreamedPasses(group, /*online=*/true);
+  bool rereads = plan.reductionPasses > 1 || hasRowShapedResults(group);
+  // Blocks in flight per multiprocessor (selectStreamedRowStrategy's
+  // reservation).
+  int64_t perMultiprocessor = rereads ? 1 : 2;
+  int64_t streamSlots = target.multiprocessors * perMultiprocessor;
+  int64_t chunksPerRow = group.inner / vec;
+  int64_t threads = target.maxThreadsPerBlock;
+  // The fewest blocks per row (a power of two within the portable cluster
+  // size, every block with a slice) that use nine tenths of the slots of
+  // every wave (of the multiprocessors, when there is one block per
+  // multiprocessor or less), else the best use.
+  int64_t best = 0;
+  double bestUse = 0;
+  int64_t limit =
+      std::min<int64_t>(target.maxClusterSize, target.portableClusterSize);
+  for (int64_t c = 1; c <= limit; c *= 2) {
+    int64_t tiles = llvm::divideCeil(chunksPerRow, c * threads);
+    if ((c - 1) * tiles * threads >= chunksPerRow)
+      break;
+    // (A block per multiprocessor or fewer: the busy multiprocessors.)
+    int64_t blocks = rows * c;
+    double use =
+        blocks <= (int64_t)target.multiprocessors
+            ? (double)blocks / target.multiprocessors
+            : (double)blocks / (double)(llvm::divideCeil(blocks, streamSlots) *
+                                        streamSlots);
+    if (use > bestUse + 1e-9) {
+      best = c;
+      bestUse = use;
+    }
+    if (use >= 0.9)
+      break;
+  }
+  if (best == 0 || bestUse < 0.75) {
+    why = "no cluster of at most " + std::to_string(limit) +
+          " blocks per row gives three quarters of the multiprocessors a "
+          "block";
+    return failure();
+  }
+  // Walks after the first re-read the rows in flight: they must fit in L2.
+  if (rereads) {
+    int64_t rowBytes = 0;
+    DenseSet<Value> seen;
+    for (const GroupOp &g : group.ops)
+      for (auto access : getRowAccesses(g)) {
+        Value root = getRootBuffer(access.first->get());
+        // (A weight shared by every row is one row's bytes in L2 at most;
+        // a single row's unit dim may be folded away.)
+        AffineMap map = g.op.getMatchingIndexingMap(access.first);
+        if (map.getNumDims() > 1 &&
+            llvm::none_of(llvm::seq(0u, map.getNumDims() - 1),
+                          [&](unsigned d) { return map.isFunctionOfDim(d); }))
+          continue;
+        if (isGroupPrivate(root, group) || !group.readExternal.contains(root) ||
+            !seen.insert(root).second)
+          continue;
+        rowBytes += group.inner *
+                    getElementBytes(cast<MemRefType>(access.first->get().getType())
+                                        .getElementType());
+      }
+    int64_t inFlight =
+        std::min(rows * best, streamSlots) * llvm::divideCeil(rowBytes, best);
+    if (inFlight > target.l2Bytes) {
+      why = "the rows in flight (" + std::to_string(inFlight) +
+            " bytes) would not stay in L2 (" + std::to_string(target.l2Bytes) +
+            " bytes) for the walks that re-read them";
+      return failure();
+    }
+  }
+  return selectStreamedRowStrategy(group, target, &plan, best);
 }
 
 LogicalResult kf::checkStreamedRowStrategy(const Group &group,
@@ -168,6 +268,23 @@ LogicalResult kf::checkStreamedRowStrategy(const Group &group,
       planStreamedPasses(group, /*online=*/true).pairs.empty())
     return fail() << "online_softmax: no maximum is followed by a sum of "
                      "exp(v - max) that can share its pass";
+  int64_t cluster = s.getCluster();
+  int64_t chunksPerRow = group.inner / vec;
+  if (cluster < 1)
+    return fail() << "cluster must be at least 1";
+  if (cluster > 1) {
+    if (s.getShifted())
+      return fail() << "cluster: not with shifted chunks";
+    if (cluster > (int64_t)target.maxClusterSize)
+      return fail() << "cluster of " << cluster
+                    << " blocks is over the target's max-cluster-size ("
+                    << target.maxClusterSize << ")";
+    if ((cluster - 1) * s.getTiles() * threads >= chunksPerRow)
+      return fail() << "the last of " << cluster << " slices of "
+                    << s.getTiles() << " tiles of " << threads
+                    << " chunks would hold none of the row's " << chunksPerRow
+                    << " chunks";
+  }
   if (s.getShifted()) {
     if (hasRowShapedResults(group))
       return fail() << "shifted: the group writes row-shaped results";
@@ -184,14 +301,17 @@ LogicalResult kf::checkStreamedRowStrategy(const Group &group,
       return fail() << "the " << rest << " chunks after " << s.getTiles()
                     << " tiles of " << threads
                     << " are more than one a thread";
-  } else if (s.getTiles() * threads < group.inner / vec) {
-    return fail() << s.getTiles() << " tiles of " << threads
-                  << " chunks do not cover the row's " << group.inner / vec
-                  << " chunks";
+  } else if (cluster * s.getTiles() * threads < chunksPerRow) {
+    return fail() << s.getTiles() << " tiles of " << threads << " chunks"
+                  << (cluster > 1
+                          ? " in each of " + std::to_string(cluster) + " blocks"
+                          : std::string())
+                  << " do not cover the row's " << chunksPerRow << " chunks";
   }
-  // The reservation, the block reduction's static buffer and the 1 KiB the
-  // system keeps per block.
-  int64_t staticBytes = blockStaticBytes(*exchange, /*warpPartials=*/true, 0);
+  // The reservation, the block reduction's static buffer (and the
+  // cluster's totals) and the 1 KiB the system keeps per block.
+  int64_t staticBytes =
+      blockStaticBytes(*exchange, /*warpPartials=*/true, cluster > 1 ? 1 : 0);
   if (s.getReservedSharedBytes() < 0 ||
       s.getReservedSharedBytes() + staticBytes + 1024 >
           (int64_t)target.maxSharedMemoryPerBlock)
@@ -210,12 +330,19 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
   int64_t threads = s.getThreads();
   int64_t chunksPerRow = group.inner / vec;
   int64_t tiles = s.getTiles();
+  int64_t clusterSize = s.getCluster();
   std::string why;
   // checkStreamedRowStrategy proved it.
   MemRefType exchange = *getExchangeType(b, group, target, why);
+  SmallVector<Type> wgTypes{exchange};
+  // A cluster's totals: one slot per reduction (see RowCluster).
+  if (clusterSize > 1)
+    wgTypes.push_back(MemRefType::get({exchange.getDimSize(0)},
+                                      exchange.getElementType(), AffineMap(),
+                                      exchange.getMemorySpace()));
   b.setInsertionPoint(group.ops.back().op);
-  gpu::LaunchOp launch =
-      createLaunch(b, loc, {rows}, {threads}, TypeRange{exchange});
+  gpu::LaunchOp launch = createLaunch(b, loc, {rows * clusterSize}, {threads},
+                                      wgTypes, clusterSize);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(launch);
@@ -224,15 +351,29 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
   }
   Value tid = launch.getThreadIds().x;
   Value smem = launch.getWorkgroupAttributions().front();
+  // Consecutive blocks along x form a cluster: block x walks slice
+  // x mod C of row x / C.
+  Value row = launch.getBlockIds().x;
+  RowCluster cluster;
+  cluster.size = clusterSize;
+  Value sliceStart;
+  if (clusterSize > 1) {
+    Value cC = cIdx(b, loc, clusterSize);
+    cluster.rank = arith::RemUIOp::create(b, loc, row, cC);
+    cluster.totals = launch.getWorkgroupAttributions().back();
+    row = arith::DivUIOp::create(b, loc, row, cC);
+    sliceStart = arith::MulIOp::create(b, loc, cluster.rank,
+                                       cIdx(b, loc, tiles * threads));
+  }
+  const RowCluster *clusterPtr = clusterSize > 1 ? &cluster : nullptr;
   EmitState st(loc);
-  initRowState(b, st, launch, group, vec);
+  initRowState(b, st, launch, group, vec, clusterSize > 1 ? row : Value());
 
   // The elementwise ops so far, each with the row scalars as they were at
   // its position (buffers are reused: softmax's maximum and sum share one).
   VectorOpList vectorOps;
   unsigned passes = 0;
   bool shifted = s.getShifted();
-  Value row = launch.getBlockIds().x;
   auto setChunk = [&](Value t) {
     // Every other pass walks the row backwards: it starts with the tiles
     // the previous pass read last, the likeliest to be still in L2.
@@ -240,6 +381,8 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
       t = arith::SubIOp::create(b, loc, cIdx(b, loc, tiles - 1), t);
     Value chunk = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, t, cIdx(b, loc, threads)), tid);
+    if (sliceStart)
+      chunk = arith::AddIOp::create(b, loc, chunk, sliceStart);
     if (shifted) {
       // Chunk 1 + t * threads + tid, whole at every alignment.
       setupShiftedChunks(
@@ -249,7 +392,7 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
     }
     st.chunkBase = {arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec))};
     st.chunkValid = {
-        tiles * threads == chunksPerRow
+        clusterSize * tiles * threads == chunksPerRow
             ? Value()
             : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, chunk,
                                     cIdx(b, loc, chunksPerRow))
@@ -374,13 +517,15 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
       const GroupOp &g = group.ops[u.index];
       Value partial = results[res++];
       if (!u.pair) {
-        finishReduction(b, st, g, partial, threads, target, tid, smem, slot++);
+        finishReduction(b, st, g, partial, threads, target, tid, smem, slot++,
+                        clusterPtr);
         continue;
       }
       // The row's maximum (with the output's initial value), each thread's
       // sum rescaled to it, then the row's sum.
       Value maxRoot = getRootBuffer(g.op.getDpsInits()[0]);
-      finishReduction(b, st, g, partial, threads, target, tid, smem, slot++);
+      finishReduction(b, st, g, partial, threads, target, tid, smem, slot++,
+                      clusterPtr);
       Value rowMax = st.scalarValues.lookup(maxRoot);
       const GroupOp &sum = group.ops[u.pair->sum];
       OnlineRescale &rescale = rescales.at(u.index);
@@ -388,7 +533,8 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
           b, loc, results[res++],
           rescale.scaleTo(partial, rescale.usable(rowMax)));
       Value total = blockReduce(b, loc, scaled, sum.kind, threads,
-                                target.warpSize, tid, smem, slot++);
+                                target.warpSize, tid, smem, slot++,
+                                clusterPtr);
       setReductionResult(b, st, sum, total);
       // Later passes compute the exp values from the row's maximum.
       for (auto &[e, scalars] : vectorOps) {
@@ -443,13 +589,31 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
     emitOp(b, st, g, 1, unused);
   }
   flush();
-  if (overwritesItsInput(group))
+  // Every block has read what the group overwrites (a reduction's initial
+  // value, read after each exchange) before any stores. Otherwise the
+  // blocks of a cluster arrive at a split cluster barrier after their last
+  // distributed shared memory read and wait for it only before exiting (no
+  // block may exit while another still reads its totals).
+  bool overwrites = overwritesItsInput(group);
+  bool clusterReads = clusterSize > 1 && slot > 0;
+  if (overwrites && clusterSize > 1)
+    ClusterBarrierOp::create(b, loc);
+  else if (overwrites)
     gpu::BarrierOp::create(b, loc);
+  else if (clusterReads)
+    ClusterArriveOp::create(b, loc);
   if (hasRowShapedResults(group))
     emitChunkPass(b, st, group, vectorOps, nullptr, tiles, [&](Value t) {
       setChunk(t);
     });
   Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
                                        cIdx(b, loc, 0));
+  if (clusterSize > 1)
+    leader = arith::AndIOp::create(
+        b, loc, leader,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, cluster.rank,
+                              cIdx(b, loc, 0)));
   storeResults(b, st, group, 1, leader, StoreKind::RowScalars);
+  if (clusterReads && !overwrites)
+    ClusterWaitOp::create(b, loc);
 }
