@@ -262,12 +262,14 @@ static bool tryAppendImpl(Group &group, GroupOp cand, std::string &why) {
     bool asScalar =
         cand.role == RowRole::Vector && full == group.outer && group.inner >= 0;
     bool groupWasScalar = group.inner < 0 && outer == group.outer;
-    // A rank-0 op after a row group over no outer dims (one row, its unit
-    // dim folded away: the fill of a full reduction's 0-d result, a
-    // scalar of log-sum-exp) is a row scalar of that row.
+    // A rank-0 op after a row reduction over no outer dims (one row, its
+    // unit dim folded away: the fill of the next full reduction's 0-d
+    // result, a scalar of log-sum-exp) is a row scalar of that row. (Not
+    // after elementwise ops alone: those keep their flat layout and the
+    // fill its own reduction.)
     bool scalarOfRow = cand.role == RowRole::Scalar && inner < 0 &&
                        outer.empty() && group.outer.empty() &&
-                       group.inner >= 0;
+                       group.inner >= 0 && group.hasReduce();
     // A pointwise group over exactly this op's outer space (e.g. the fill
     // of a reduction's init) becomes the scalar part of a row group.
     SmallVector<int64_t> groupFull = group.outer;
