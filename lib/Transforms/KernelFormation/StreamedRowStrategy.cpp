@@ -110,6 +110,13 @@ StreamedPasses kf::planStreamedPasses(const Group &group, bool online) {
   return plan;
 }
 
+/// Whether walks after the first re-read the row (a second reduction pass,
+/// or the output walk of row-shaped results): one row in flight per
+/// multiprocessor then, two otherwise.
+static bool rereadsRow(const Group &group, const StreamedPasses &plan) {
+  return plan.reductionPasses > 1 || hasRowShapedResults(group);
+}
+
 StreamedRowStrategyAttr
 kf::selectStreamedRowStrategy(const Group &group,
                               const KernelTargetInfo &target,
@@ -145,7 +152,7 @@ kf::selectStreamedRowStrategy(const Group &group,
   // memory, with the 1 KiB the system keeps per block and the reduction's
   // static buffer), twice the warps to hide the loads' latency behind the
   // math of each tile (log-sum-exp of bf16: an exp per 2 bytes).
-  if (plan.reductionPasses == 1 && !hasRowShapedResults(group))
+  if (!rereadsRow(group, plan))
     reserved = target.sharedMemoryPerMultiprocessor / 2 - 2048;
   bool online = !plan.pairs.empty();
   return StreamedRowStrategyAttr::get(group.ops.front().op.getContext(), vec,
@@ -173,31 +180,32 @@ FailureOr<StreamedRowStrategyAttr> kf::selectFewRowsStreamedStrategy(
           " of " + std::to_string(slots);
     return failure();
   }
+  // (The vector divides the row: chooseRowAccessVectorWidth without
+  // misalignment halves it until it does.)
   int64_t vec = chooseRowAccessVectorWidth(group, target);
-  if (group.inner % vec != 0 || group.inner / vec < target.maxThreadsPerBlock) {
-    why = "the row is not a multiple of the vector, or shorter than one "
-          "tile";
+  int64_t threads = target.maxThreadsPerBlock;
+  int64_t chunksPerRow = group.inner / vec;
+  if (chunksPerRow < threads) {
+    why = "the row is shorter than one tile";
     return failure();
   }
   StreamedPasses plan = planStreamedPasses(group, /*online=*/true);
-  bool rereads = plan.reductionPasses > 1 || hasRowShapedResults(group);
+  bool rereads = rereadsRow(group, plan);
   // Blocks in flight per multiprocessor (selectStreamedRowStrategy's
   // reservation).
-  int64_t perMultiprocessor = rereads ? 1 : 2;
-  int64_t streamSlots = target.multiprocessors * perMultiprocessor;
-  int64_t chunksPerRow = group.inner / vec;
-  int64_t threads = target.maxThreadsPerBlock;
+  int64_t streamSlots = target.multiprocessors * (rereads ? 1 : 2);
   // The fewest blocks per row (a power of two within the portable cluster
   // size, every block with a slice) that use nine tenths of the slots of
   // every wave (of the multiprocessors, when there is one block per
   // multiprocessor or less), else the best use.
-  int64_t best = 0;
+  StreamedRowStrategyAttr best;
   double bestUse = 0;
   int64_t limit =
       std::min<int64_t>(target.maxClusterSize, target.portableClusterSize);
   for (int64_t c = 1; c <= limit; c *= 2) {
-    int64_t tiles = llvm::divideCeil(chunksPerRow, c * threads);
-    if ((c - 1) * tiles * threads >= chunksPerRow)
+    StreamedRowStrategyAttr s =
+        selectStreamedRowStrategy(group, target, &plan, c);
+    if ((c - 1) * s.getTiles() * threads >= chunksPerRow)
       break;
     // (A block per multiprocessor or fewer: the busy multiprocessors.)
     int64_t blocks = rows * c;
@@ -207,13 +215,13 @@ FailureOr<StreamedRowStrategyAttr> kf::selectFewRowsStreamedStrategy(
             : (double)blocks / (double)(llvm::divideCeil(blocks, streamSlots) *
                                         streamSlots);
     if (use > bestUse + 1e-9) {
-      best = c;
+      best = s;
       bestUse = use;
     }
     if (use >= 0.9)
       break;
   }
-  if (best == 0 || bestUse < 0.75) {
+  if (!best || bestUse < 0.75) {
     why = "no cluster of at most " + std::to_string(limit) +
           " blocks per row gives three quarters of the multiprocessors a "
           "block";
@@ -240,8 +248,9 @@ FailureOr<StreamedRowStrategyAttr> kf::selectFewRowsStreamedStrategy(
                     getElementBytes(cast<MemRefType>(access.first->get().getType())
                                         .getElementType());
       }
+    int64_t c = best.getCluster();
     int64_t inFlight =
-        std::min(rows * best, streamSlots) * llvm::divideCeil(rowBytes, best);
+        std::min(rows * c, streamSlots) * llvm::divideCeil(rowBytes, c);
     if (inFlight > target.l2Bytes) {
       why = "the rows in flight (" + std::to_string(inFlight) +
             " bytes) would not stay in L2 (" + std::to_string(target.l2Bytes) +
@@ -249,7 +258,7 @@ FailureOr<StreamedRowStrategyAttr> kf::selectFewRowsStreamedStrategy(
       return failure();
     }
   }
-  return selectStreamedRowStrategy(group, target, &plan, best);
+  return best;
 }
 
 LogicalResult kf::checkStreamedRowStrategy(const Group &group,
@@ -365,9 +374,8 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
     sliceStart = arith::MulIOp::create(b, loc, cluster.rank,
                                        cIdx(b, loc, tiles * threads));
   }
-  const RowCluster *clusterPtr = clusterSize > 1 ? &cluster : nullptr;
   EmitState st(loc);
-  initRowState(b, st, launch, group, vec, clusterSize > 1 ? row : Value());
+  initRowState(b, st, launch, group, vec, row);
 
   // The elementwise ops so far, each with the row scalars as they were at
   // its position (buffers are reused: softmax's maximum and sum share one).
@@ -518,14 +526,14 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
       Value partial = results[res++];
       if (!u.pair) {
         finishReduction(b, st, g, partial, threads, target, tid, smem, slot++,
-                        clusterPtr);
+                        &cluster);
         continue;
       }
       // The row's maximum (with the output's initial value), each thread's
       // sum rescaled to it, then the row's sum.
       Value maxRoot = getRootBuffer(g.op.getDpsInits()[0]);
       finishReduction(b, st, g, partial, threads, target, tid, smem, slot++,
-                      clusterPtr);
+                      &cluster);
       Value rowMax = st.scalarValues.lookup(maxRoot);
       const GroupOp &sum = group.ops[u.pair->sum];
       OnlineRescale &rescale = rescales.at(u.index);
@@ -534,7 +542,7 @@ void kf::emitStreamedRowKernel(RewriterBase &b, Group &group,
           rescale.scaleTo(partial, rescale.usable(rowMax)));
       Value total = blockReduce(b, loc, scaled, sum.kind, threads,
                                 target.warpSize, tid, smem, slot++,
-                                clusterPtr);
+                                &cluster);
       setReductionResult(b, st, sum, total);
       // Later passes compute the exp values from the row's maximum.
       for (auto &[e, scalars] : vectorOps) {
