@@ -46,8 +46,10 @@ for f in "$ROOT"/test/Inputs/contract/*.mlir "$ROOT"/test/Inputs/records/*.mlir;
   echo "compiled $name"
 done
 # Reductions reached through the input stage's normal forms (collapsed
-# reduced dims, split multi-result reductions; issue 22), as r-*.
-for f in "$ROOT"/test/Inputs/reductions/*.mlir "$ROOT"/test/Inputs/colnorm/*.mlir; do
+# reduced dims, split multi-result reductions, arg reductions; issue 22),
+# as r-*.
+for f in "$ROOT"/test/Inputs/reductions/*.mlir "$ROOT"/test/Inputs/colnorm/*.mlir \
+         "$ROOT"/test/Inputs/argreduce/*.mlir; do
   name=r-$(basename "$f" .mlir | tr '_' '-')
   for p in baseline optimized reference; do
     memopt_compile "$f" --pipeline=$p -o "$OUT/$name.$p" 2>/dev/null

@@ -165,6 +165,9 @@ def _workloads(torch):
     def lsef32(x):
         return torch.logsumexp(x, -1, keepdim=True)
 
+    def argmax(x):
+        return torch.argmax(x, -1)
+
     def ln0(x):
         h = x.float()
         m = h.mean(0, keepdim=True)
@@ -336,6 +339,13 @@ def _workloads(torch):
         "lsedec16": ("log-sum-exp at decode time, 16 rows of 128256 "
                      "(Llama-3 vocabulary) bf16, f32 math",
                      lambda: (rand(16, 128256).bfloat16(),), lse),
+        "argdec1": ("argmax at greedy decoding, one row of 128256 (Llama-3 "
+                    "vocabulary) bf16 logits, i64 index",
+                    lambda: (rand(1, 128256).bfloat16(),), argmax),
+        "argdec64": ("argmax over 64 rows of 128256 bf16 logits, i64 indices",
+                     lambda: (rand(64, 128256).bfloat16(),), argmax),
+        "argpre": ("argmax over 2048 rows of 32000 f32 logits, i64 indices",
+                   lambda: (rand(2048, 32000),), argmax),
         "posadd": ("x + pos, 8x4096x2048 f32, pos 1x4096x2048 broadcast "
                    "over the batch",
                    lambda: (rand(8, 4096, 2048), rand(1, 4096, 2048)), posadd),
@@ -498,6 +508,9 @@ def _jax_workloads(jax):
     def lsef32(x):
         return jax.nn.logsumexp(x, -1, keepdims=True)
 
+    def argmax(x):
+        return jnp.argmax(x, -1)
+
     def ln0(x):
         h = x.astype(jnp.float32)
         m = jnp.mean(h, 0, keepdims=True)
@@ -567,7 +580,7 @@ def _jax_workloads(jax):
     return {f.__name__: f for f in
             (vecmat, rope, ropef16, cmul, ropeneox, qkvnorm, w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
              lnbwdf, rmsbwd, midmean, bnstats, colwide, colnarrow, sm0, sm1,
-             attnmask, attnmaskbf, posadd, lse, lsef32, ln0, biasgelu,
+             attnmask, attnmaskbf, posadd, lse, lsef32, argmax, ln0, biasgelu,
              rmsdec,
              addrmsdec, decatt, decattbf)}
 

@@ -66,6 +66,10 @@ LogicalResult mlir::memopt::buildInputStage(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createMemoptInterchangeReductionsPass());
   // Several adjacent reduced dims contiguous in memory: one reduced dim.
   pm.addNestedPass<func::FuncOp>(createMemoptCollapseReductionDimsPass());
+  // Arg-max/arg-min (a value and the index that set it): reductions with
+  // one combiner each. It reassociates, so the optimizing pipeline only.
+  if (cfg.formKernels.strategy == KernelStrategy::Fused)
+    pm.addNestedPass<func::FuncOp>(createMemoptArgReductionsPass());
   // Independent outputs of one reduction: one reduction each.
   pm.addNestedPass<func::FuncOp>(createMemoptSplitReductionsPass());
   // Reduced loops no reshape makes adjacent (NCHW batch-norm statistics):

@@ -21,6 +21,8 @@
 
 #include "memopt/Transforms/Passes.h"
 
+#include "TensorUtils.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/IRMapping.h"
@@ -33,29 +35,6 @@ namespace mlir::memopt {
 
 using namespace mlir;
 using namespace mlir::memopt;
-
-/// The body ops (in order) and block arguments that `v` depends on.
-static void collectSlice(Value v, Block *body, llvm::SetVector<Operation *> &ops,
-                         llvm::SetVector<BlockArgument> &args) {
-  if (auto arg = dyn_cast<BlockArgument>(v)) {
-    if (arg.getOwner() == body)
-      args.insert(arg);
-    return;
-  }
-  Operation *op = v.getDefiningOp();
-  if (!op || op->getBlock() != body || ops.contains(op))
-    return;
-  for (Value operand : op->getOperands())
-    collectSlice(operand, body, ops, args);
-  // Values used inside nested regions (none in the contract's bodies, but
-  // keep them whole).
-  op->walk([&](Operation *nested) {
-    for (Value operand : nested->getOperands())
-      if (operand.getParentBlock() == body || isa<BlockArgument>(operand))
-        collectSlice(operand, body, ops, args);
-  });
-  ops.insert(op);
-}
 
 /// Whether every loop dim of `maps` appears as a plain dim result of one.
 static bool coversLoops(ArrayRef<AffineMap> maps, unsigned numLoops) {
@@ -90,7 +69,7 @@ struct MemoptSplitReductionsPass
     SmallVector<llvm::SetVector<Operation *>> sliceOps(numOut);
     SmallVector<llvm::SetVector<BlockArgument>> sliceArgs(numOut);
     for (unsigned k = 0; k < numOut; ++k) {
-      collectSlice(yield.getOperand(k), body, sliceOps[k], sliceArgs[k]);
+      collectBodySlice(yield.getOperand(k), body, sliceOps[k], sliceArgs[k]);
       for (BlockArgument a : sliceArgs[k])
         if (a.getArgNumber() >= numIn && a.getArgNumber() != numIn + k) {
           g.emitRemark("reduction outputs not split: output ")

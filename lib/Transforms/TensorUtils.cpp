@@ -36,6 +36,29 @@ Value mlir::memopt::createElementwiseGeneric(
       .getResult(0);
 }
 
+void mlir::memopt::collectBodySlice(Value v, Block *body,
+                                    llvm::SetVector<Operation *> &ops,
+                                    llvm::SetVector<BlockArgument> &args) {
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (arg.getOwner() == body)
+      args.insert(arg);
+    return;
+  }
+  Operation *op = v.getDefiningOp();
+  if (!op || op->getBlock() != body || ops.contains(op))
+    return;
+  for (Value operand : op->getOperands())
+    collectBodySlice(operand, body, ops, args);
+  // Values used inside nested regions (none in the contract's bodies, but
+  // keep them whole).
+  op->walk([&](Operation *nested) {
+    for (Value operand : nested->getOperands())
+      if (operand.getParentBlock() == body || isa<BlockArgument>(operand))
+        collectBodySlice(operand, body, ops, args);
+  });
+  ops.insert(op);
+}
+
 void mlir::memopt::sinkToFirstUser(Operation *op) {
   Operation *first = nullptr;
   for (Operation *u : op->getUsers()) {

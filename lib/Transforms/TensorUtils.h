@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <optional>
 
@@ -23,6 +24,11 @@ namespace mlir::memopt {
 Value createElementwiseGeneric(
     OpBuilder &b, Location loc, Value input, Type elementType,
     function_ref<Value(OpBuilder &, Location, Value)> body);
+
+/// Adds to `ops` (in body order) and `args` the ops of `body` and its block
+/// arguments that `v` depends on.
+void collectBodySlice(Value v, Block *body, llvm::SetVector<Operation *> &ops,
+                      llvm::SetVector<BlockArgument> &args);
 
 /// Moves `op` down to just before its first user in its block (users in
 /// other blocks: left where it is), keeping it before all its users.

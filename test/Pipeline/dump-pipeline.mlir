@@ -34,6 +34,11 @@
 // CHECK-NEXT:      memopt-collapse-reduction-dims
 // CHECK-NEXT:    ),
 // CHECK-NEXT:    func.func(
+// Arg reductions as one-combiner reductions: the optimizing pipeline only.
+// OPT-NEXT:        memopt-arg-reductions
+// OPT-NEXT:      ),
+// OPT-NEXT:      func.func(
+// BASE-NOT:        memopt-arg-reductions
 // CHECK-NEXT:      memopt-split-reductions
 // CHECK-NEXT:    ),
 // CHECK-NEXT:    func.func(

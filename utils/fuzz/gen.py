@@ -1138,13 +1138,85 @@ class Gen(object):
         if r.random() < 0.5:
             self.must_return.append(scale)
 
+    def op_argmax(self):
+        """Arg-max or arg-min over one axis of a value computed without
+        rounding (an input, a transpose or reshape of one: a rounded value
+        could tie in the program's precision where the f64 reference does
+        not), in the forms frontends write: torch-mlir's (maximumf value,
+        select on ogt), tosa's (selects on one compare, the index output
+        first, the lowest finite seed), the compare written with the
+        accumulator first. Returns the i64/i32 index, sometimes the value."""
+        r = self.r
+        cands = [v for v in self.pool if v.exact and len(v.shape) in (1, 2, 3)
+                 and v.dt in ("f32", "f16", "bf16")]
+        if cands and r.random() < 0.5:
+            x = r.choice(cands)
+        else:
+            x = self.new_arg((self.M, self.N) if r.random() < 0.7 else
+                             (self.M,) if r.random() < 0.5 else
+                             (max(1, self.M // 4), 4, self.N))
+        x.uses += 1
+        rank = len(x.shape)
+        axis = rank - 1 if r.random() < 0.6 else r.randrange(rank)
+        form = r.choice(["torch", "tosa", "accfirst"])
+        greater = r.random() < 0.7
+        it = "i32" if form == "tosa" else "i64"
+        out_shape = tuple(d for i, d in enumerate(x.shape) if i != axis)
+        low = {"f32": "-3.40282347e+38", "f16": "-6.550400e+04",
+               "bf16": "-3.38953139e+38"}[x.dt]
+        seed = (low if form == "tosa" else NEG_INF[x.dt]) if greater else \
+            (low[1:] if form == "tosa" else NEG_INF[x.dt].replace("F", "7", 1))
+        vinit = self.fill(out_shape, x.dt, seed)
+        iinit = self.fill(out_shape, it, "0")
+        pred = ("ogt" if greater else "olt")
+        lines = ["%%j = linalg.index %d : index" % axis,
+                 "%%jj = arith.index_cast %%j : index to %s" % it]
+        if form == "accfirst":
+            lines.append("%%c = arith.cmpf %s, %%acc, %%in : %s"
+                         % ("olt" if greater else "ogt", x.dt))
+        else:
+            lines.append("%%c = arith.cmpf %s, %%in, %%acc : %s" % (pred, x.dt))
+        if form == "torch":
+            lines.append("%%v = arith.%s %%in, %%acc : %s"
+                         % ("maximumf" if greater else "minimumf", x.dt))
+        else:
+            lines.append("%%v = arith.select %%c, %%in, %%acc : %s" % x.dt)
+        lines.append("%%i = arith.select %%c, %%jj, %%idx : %s" % it)
+        inmap = amap(rank, ["d%d" % i for i in range(rank)])
+        outmap = amap(rank, ["d%d" % i for i in range(rank) if i != axis])
+        iters = ", ".join('"%s"' % ("reduction" if i == axis else "parallel")
+                          for i in range(rank))
+        n = self.fresh()
+        vt, itt = ty(out_shape, x.dt), ty(out_shape, it)
+        if form == "tosa":
+            outs, oty, args = "%s, %s" % (iinit, vinit), "%s, %s" % (itt, vt), \
+                "%%in: %s, %%idx: %s, %%acc: %s" % (x.dt, it, x.dt)
+            lines.append("linalg.yield %%i, %%v : %s, %s" % (it, x.dt))
+        else:
+            outs, oty, args = "%s, %s" % (vinit, iinit), "%s, %s" % (vt, itt), \
+                "%%in: %s, %%acc: %s, %%idx: %s" % (x.dt, x.dt, it)
+            lines.append("linalg.yield %%v, %%i : %s, %s" % (x.dt, it))
+        self.emit("%s:2 = linalg.generic {indexing_maps = [%s, %s, %s], "
+                  "iterator_types = [%s]}" % (n, inmap, outmap, outmap, iters))
+        self.emit("    ins(%s : %s)" % (x.name, x.ty))
+        self.emit("    outs(%s : %s) {" % (outs, oty))
+        self.emit("^bb0(%s):" % args)
+        for l in lines:
+            self.emit("  " + l)
+        self.emit("} -> (%s)" % oty)
+        vi, vv = (0, 1) if form == "tosa" else (1, 0)
+        self.must_return.append(Val("%s#%d" % (n, vi), out_shape, it, 1.0))
+        if r.random() < 0.4:
+            self.must_return.append(Val("%s#%d" % (n, vv), out_shape, x.dt,
+                                        x.bound, x.exact))
+
     # --------------------------------------------------------------- program
     OPS = [
         ("named_binary", 18), ("named_unary", 10), ("generic_pointwise", 20),
         ("broadcast", 6), ("reduction", 12), ("multi_reduction", 5), ("norm", 12),
         ("row_col_reduction", 5),
         ("transpose", 8),
-        ("reshape", 5), ("aos", 5), ("quant", 3), ("slice", 6),
+        ("reshape", 5), ("aos", 5), ("quant", 3), ("slice", 6), ("argmax", 4),
     ]
 
     def generate(self):

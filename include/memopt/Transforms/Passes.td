@@ -756,6 +756,39 @@ def MemoptSplitReductionsPass
   let dependentDialects = ["linalg::LinalgDialect"];
 }
 
+def MemoptArgReductionsPass
+    : Pass<"memopt-arg-reductions", "func::FuncOp"> {
+  let summary = "An arg-max or arg-min reduction as reductions with one "
+                "combiner each";
+  let description = [{
+    A linalg.generic on tensors with one reduction loop and two outputs, a
+    value and the index of the element that set it (torch-mlir's argmax and
+    max.dim, tosa's argmax, argmin forms alike):
+
+      %j = linalg.index R  (cast to the index output's type)
+      %c = cmp(strict order, %x, %acc_v)   (ogt, olt; sgt, slt, ugt, ult)
+      %v = select(%c, %x, %acc_v) or max/min(%x, %acc_v)
+      %i = select(%c, %j, %acc_i)
+
+    where %x is computed from the inputs alone and both outputs start from
+    constant fills, becomes single-output reductions whose combiners kernel
+    formation knows: the extreme over the elements (NaN ignored, as the
+    ordered compare ignores it), the first index holding it (a minimum over
+    i32 candidates), and a scalar select of the initial index where no
+    element beat the initial value. Where the value combiner propagates NaN
+    (maximumf, minimumf) the index only follows the elements before the
+    first NaN, so a reduction finds that position first and the others
+    mask what follows it. The value output keeps its own combiner, or, for
+    the select form, is the element at the found index (picked by an exact
+    sum with a -0.0 identity, so the sign of zero is the first one's).
+    Results are bit-exact; the reduction order changes, so the optimizing
+    pipeline only. A two-output reduction that does not match says why in
+    a remark.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "arith::ArithDialect",
+                           "tensor::TensorDialect"];
+}
+
 def MemoptStageReductionsPass
     : Pass<"memopt-stage-reductions", "func::FuncOp"> {
   let summary = "A chain of one-loop reductions where the reduced loops "

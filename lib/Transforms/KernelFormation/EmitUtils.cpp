@@ -783,6 +783,18 @@ Type kf::exchangeType(Type t) {
   return t.isF16() || t.isBF16() ? Float32Type::get(t.getContext()) : t;
 }
 
+Value kf::toExchange(OpBuilder &b, Location loc, Value v, Type elt) {
+  if (v.getType() == elt)
+    return v;
+  return arith::BitcastOp::create(b, loc, elt, v);
+}
+
+Value kf::fromExchange(OpBuilder &b, Location loc, Value v, Type t) {
+  if (v.getType() == t)
+    return v;
+  return arith::BitcastOp::create(b, loc, t, v);
+}
+
 SmallVector<SmallVector<Value>>
 kf::exchangeTotals(OpBuilder &b, Location loc, Value tid,
                    const RowCluster &cluster,
@@ -793,18 +805,21 @@ kf::exchangeTotals(OpBuilder &b, Location loc, Value tid,
                                        cIdx(b, loc, 0));
     auto ifOp = scf::IfOp::create(b, loc, isT0, false);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    Type elt = cast<MemRefType>(cluster.totals.getType()).getElementType();
     for (auto [slot, value] : totals)
-      memref::StoreOp::create(b, loc, value, cluster.totals,
-                              cluster.at(b, loc, slot));
+      memref::StoreOp::create(b, loc, toExchange(b, loc, value, elt),
+                              cluster.totals, cluster.at(b, loc, slot));
   }
   ClusterBarrierOp::create(b, loc);
   Type elt = cast<MemRefType>(cluster.totals.getType()).getElementType();
   SmallVector<SmallVector<Value>> all(totals.size());
   for (int64_t r = 0; r < cluster.size; ++r)
     for (auto [k, total] : llvm::enumerate(totals))
-      all[k].push_back(ClusterLoadOp::create(b, loc, elt, cluster.totals,
-                                             cIdx(b, loc, r),
-                                             cluster.at(b, loc, total.first)));
+      all[k].push_back(fromExchange(
+          b, loc,
+          ClusterLoadOp::create(b, loc, elt, cluster.totals, cIdx(b, loc, r),
+                                cluster.at(b, loc, total.first)),
+          total.second.getType()));
   return all;
 }
 
@@ -858,6 +873,7 @@ SmallVector<Value> kf::blockReduceMany(OpBuilder &b, Location loc,
   SmallVector<Value> totals = vs;
   if (threads > warpSize) {
     unsigned numWarps = threads / warpSize;
+    Type smemElt = cast<MemRefType>(smem.getType()).getElementType();
     Value cWarp = cIdx(b, loc, warpSize);
     Value lane = arith::RemUIOp::create(b, loc, tid, cWarp);
     Value warp = arith::DivUIOp::create(b, loc, tid, cWarp);
@@ -868,7 +884,7 @@ SmallVector<Value> kf::blockReduceMany(OpBuilder &b, Location loc,
       auto ifOp = scf::IfOp::create(b, loc, isLane0, false);
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
       for (auto [k, v] : llvm::enumerate(vs))
-        memref::StoreOp::create(b, loc, v, smem,
+        memref::StoreOp::create(b, loc, toExchange(b, loc, v, smemElt), smem,
                                 ValueRange{cIdx(b, loc, firstSlot + k), warp});
     }
     // One barrier for all of them.
@@ -876,9 +892,12 @@ SmallVector<Value> kf::blockReduceMany(OpBuilder &b, Location loc,
     for (auto [k, v] : llvm::enumerate(vs)) {
       Value total = arith::getIdentityValue(kinds[k], v.getType(), b, loc);
       for (unsigned w = 0; w < numWarps; ++w) {
-        Value x = memref::LoadOp::create(
-            b, loc, smem,
-            ValueRange{cIdx(b, loc, firstSlot + k), cIdx(b, loc, w)});
+        Value x = fromExchange(
+            b, loc,
+            memref::LoadOp::create(
+                b, loc, smem,
+                ValueRange{cIdx(b, loc, firstSlot + k), cIdx(b, loc, w)}),
+            v.getType());
         total = arith::getReductionOp(kinds[k], b, loc, total, x);
       }
       totals[k] = total;
@@ -972,8 +991,15 @@ FailureOr<MemRefType> kf::getExchangeType(OpBuilder &b, const Group &group,
     Type t = exchangeType(
         g.op.getBody()->getArgument(g.op.getNumDpsInputs()).getType());
     if (smemElt && t != smemElt) {
-      why = "reductions of different accumulator types in one row";
-      return failure();
+      // 32-bit floats and integers share an f32 buffer (bitcast).
+      if (t.getIntOrFloatBitWidth() != 32 ||
+          smemElt.getIntOrFloatBitWidth() != 32) {
+        why = "reductions of different accumulator types in one row";
+        return failure();
+      }
+      if (isa<FloatType>(t))
+        smemElt = t;
+      continue;
     }
     smemElt = t;
   }

@@ -230,6 +230,12 @@ void storeResults(OpBuilder &b, EmitState &st, const Group &group,
 /// shared-memory exchange are 32-bit).
 Type exchangeType(Type t);
 
+/// `v` as the element of an exchange buffer of `elt` (an i32 partial in an
+/// f32 buffer is bitcast: a group reduces floats and indices side by side),
+/// and back.
+Value toExchange(OpBuilder &b, Location loc, Value v, Type elt);
+Value fromExchange(OpBuilder &b, Location loc, Value v, Type t);
+
 /// Publishes this block's totals (thread 0, or lane 0 of each interleaved
 /// row, stores each value in its slot of
 /// the cluster's totals buffer), waits at a cluster barrier, and returns for

@@ -662,11 +662,19 @@ int64_t kf::getWidestElementBytes(const Group &group) {
   // H200: LayerNorm backward dx 77.8% of copy against 102.6%, add +
   // LayerNorm over rows of 16384 bf16 28.5% against 74.8%, RMSNorm over
   // rows of 4096 67.4% against 89.3%; bench/results/2026-12-01-run18-*.)
+  // A per-row value wider than 4 bytes (an i64 index per row: argmax)
+  // counts as 4: it is one access a row, and halving the row's accesses
+  // for it was not measured to pay.
   int64_t maxBytes = 1;
   for (const GroupOp &g : group.ops)
     for (OpOperand &operand : g.op->getOpOperands())
-      if (auto mt = dyn_cast<MemRefType>(operand.get().getType()))
-        maxBytes = std::max(maxBytes, getElementBytes(mt.getElementType()));
+      if (auto mt = dyn_cast<MemRefType>(operand.get().getType())) {
+        int64_t bytes = getElementBytes(mt.getElementType());
+        bool perRow = g.role == RowRole::Scalar ||
+                      (g.role == RowRole::Reduce && g.op.isDpsInit(&operand));
+        maxBytes = std::max(maxBytes, perRow ? std::min<int64_t>(bytes, 4)
+                                             : bytes);
+      }
   return maxBytes;
 }
 FailureOr<Group> kf::buildGroup(ArrayRef<linalg::GenericOp> ops,

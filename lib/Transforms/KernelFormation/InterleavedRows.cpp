@@ -187,14 +187,20 @@ Value kf::interleavedRowReduce(OpBuilder &b, Location loc, Value partial,
     // Each thread publishes its partial; every thread of a row then
     // combines the row's partials in lane order (a warp reads consecutive
     // rows of one lane: no bank conflict).
-    memref::StoreOp::create(b, loc, partial, smem,
+    Type elt = cast<MemRefType>(smem.getType()).getElementType();
+    memref::StoreOp::create(b, loc, toExchange(b, loc, partial, elt), smem,
                             ValueRange{cSlot, lane, rowInBlock});
     gpu::BarrierOp::create(b, loc);
-    total = memref::LoadOp::create(
-        b, loc, smem, ValueRange{cSlot, cIdx(b, loc, 0), rowInBlock});
+    auto load = [&](int64_t l) {
+      return fromExchange(
+          b, loc,
+          memref::LoadOp::create(
+              b, loc, smem, ValueRange{cSlot, cIdx(b, loc, l), rowInBlock}),
+          origType);
+    };
+    total = load(0);
     for (int64_t l = 1; l < lanes; ++l) {
-      Value x = memref::LoadOp::create(
-          b, loc, smem, ValueRange{cSlot, cIdx(b, loc, l), rowInBlock});
+      Value x = load(l);
       total = arith::getReductionOp(kind, b, loc, total, x);
     }
   }
