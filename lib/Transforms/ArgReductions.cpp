@@ -25,10 +25,13 @@
 // by maxnum/minnum. Where the value is updated by maximumf/minimumf, a NaN
 // makes the value NaN and stops every later update of the index: then P =
 // min { j : x_j is NaN } is reduced first and E only takes the elements
-// before P. The value output keeps its own reduction (maximumf, maxnum:
-// associative and commutative), or, for the select form of floats, is the
-// element at Q (an exact sum with the identity -0.0 picks it, so a -0.0
-// beaten by nothing keeps its sign), or v0 where nothing beat v0.
+// before P. tosa's NaN propagation (`x >u acc && acc is ordered`) lets the
+// first NaN win and stay: P and E are independent there, and the index is
+// P where the row has a NaN. The value output keeps its own reduction
+// (maximumf, maxnum: associative and commutative), or, for the select form
+// of floats, is the element at Q (or P), picked exactly through its bits
+// (an or-reduction of zero-extended bit patterns), or v0 where nothing beat
+// v0.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,6 +72,9 @@ struct ArgForm {
   /// Integer compares: whether unsigned.
   bool isUnsigned = false;
   ValueUpdate update = ValueUpdate::Select;
+  /// tosa's NaN propagation: `(x >u acc) && acc is ordered`, so the first
+  /// NaN wins and nothing updates after it.
+  bool nanWins = false;
   unsigned redDim = 0;
   int64_t rowLength = 0;
   TypedAttr v0, i0;
@@ -131,6 +137,23 @@ static FailureOr<ArgForm> matchArgReduction(linalg::GenericOp g,
   Operation *cmp = indexSel.getCondition().getDefiningOp();
   if (!cmp || cmp->getNumOperands() != 2)
     return failure();
+  // tosa's NaN propagation: andi(cmpf ugt/ult, cmpf ord(accV, accV)).
+  if (isa<arith::AndIOp>(cmp)) {
+    for (unsigned k = 0; k < 2; ++k) {
+      auto ord = cmp->getOperand(k).getDefiningOp<arith::CmpFOp>();
+      auto order = cmp->getOperand(1 - k).getDefiningOp<arith::CmpFOp>();
+      if (ord && order && ord.getPredicate() == arith::CmpFPredicate::ORD &&
+          ord.getLhs() == accV && ord.getRhs() == accV &&
+          (order.getPredicate() == arith::CmpFPredicate::UGT ||
+           order.getPredicate() == arith::CmpFPredicate::ULT)) {
+        form.nanWins = true;
+        cmp = order;
+        break;
+      }
+    }
+    if (!form.nanWins)
+      return failure();
+  }
   // cmp(x, accV) or cmp(accV, x), with a strict order.
   bool swapped = cmp->getOperand(1) != accV;
   if (swapped && cmp->getOperand(0) != accV)
@@ -140,13 +163,26 @@ static FailureOr<ArgForm> matchArgReduction(linalg::GenericOp g,
   if (auto f = dyn_cast<arith::CmpFOp>(cmp)) {
     switch (f.getPredicate()) {
     case arith::CmpFPredicate::OGT:
+    case arith::CmpFPredicate::UGT:
       form.greater = true;
       break;
     case arith::CmpFPredicate::OLT:
+    case arith::CmpFPredicate::ULT:
       form.greater = false;
       break;
     default:
-      why = "its compare is not a strict ordered one (ogt, olt)";
+      why = "its compare is not a strict order (ogt, olt; ugt, ult under an "
+            "ordered accumulator)";
+      return failure();
+    }
+    bool unordered = f.getPredicate() == arith::CmpFPredicate::UGT ||
+                     f.getPredicate() == arith::CmpFPredicate::ULT;
+    if (unordered && !form.nanWins) {
+      why = "its unordered compare is not guarded by an ordered accumulator";
+      return failure();
+    }
+    if (!unordered && form.nanWins) {
+      why = "its ordered-accumulator guard goes with an ordered compare";
       return failure();
     }
   } else if (auto i = dyn_cast<arith::CmpIOp>(cmp)) {
@@ -201,10 +237,20 @@ static FailureOr<ArgForm> matchArgReduction(linalg::GenericOp g,
           "by the max/min of that order";
     return failure();
   }
+  if (form.nanWins && form.update == ValueUpdate::IgnoreNaN) {
+    // maxnum keeps the value ordered after a NaN: the index moves again.
+    why = "its first NaN wins the index but not the value (maxnum/minnum)";
+    return failure();
+  }
   // The accumulators feed only the compare and the updates; the element
   // is computed from the inputs alone.
+  Operation *guard = form.nanWins
+                         ? indexSel.getCondition().getDefiningOp()
+                         : nullptr;
   for (Operation *user : accV.getUsers())
-    if (user != cmp && user != upd) {
+    if (user != cmp && user != upd &&
+        !(guard && isa<arith::CmpFOp>(user) &&
+          llvm::is_contained(guard->getOperands(), user->getResult(0)))) {
       why = "the value's accumulator has other uses";
       return failure();
     }
@@ -243,6 +289,10 @@ static FailureOr<ArgForm> matchArgReduction(linalg::GenericOp g,
   SmallVector<AffineMap> maps = g.getIndexingMapsArray();
   if (maps[numIn] != maps[numIn + 1]) {
     why = "its two outputs are indexed differently";
+    return failure();
+  }
+  if (g.hasDynamicShape()) {
+    why = "its shapes are not static";
     return failure();
   }
   SmallVector<int64_t> ranges = g.getStaticLoopRanges();
@@ -398,7 +448,8 @@ public:
         rw.getI32IntegerAttr(std::numeric_limits<int32_t>::max());
     TypedAttr v0 = wideV0();
     Value first; // P: the first NaN's position.
-    if (form.update == ValueUpdate::PropagateNaN)
+    bool masked = form.update == ValueUpdate::PropagateNaN && !form.nanWins;
+    if (masked || form.nanWins)
       first = reduce(big, {}, [&](OpBuilder &b, Location l, Value x, Value j,
                                   ValueRange, Value acc) {
         Value nan = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, x,
@@ -408,7 +459,7 @@ public:
         return arith::MinSIOp::create(b, l, acc, cand).getResult();
       });
     SmallVector<Value> firstIn;
-    if (first)
+    if (masked)
       firstIn.push_back(first);
     // E: the extreme over the elements (before the first NaN).
     Value ext = reduce(v0, firstIn, [&](OpBuilder &b, Location l, Value x,
@@ -439,30 +490,47 @@ public:
       return arith::MinSIOp::create(b, l, acc, cand).getResult();
     });
     Type indexType = form.i0.getType();
+    SmallVector<Value> indexIns = {ext, pos};
+    if (form.nanWins)
+      indexIns.push_back(first);
+    auto widenIndex = [&](OpBuilder &b, Location l, Value q) {
+      if (q.getType() != indexType)
+        q = arith::ExtSIOp::create(b, l, indexType, q);
+      return q;
+    };
     Value index = pointwise(
-        indexType, {ext, pos}, [&](OpBuilder &b, Location l, ValueRange a) {
+        indexType, indexIns, [&](OpBuilder &b, Location l, ValueRange a) {
           Value found =
               beats(b, l, a[0], arith::ConstantOp::create(b, l, v0));
-          Value q = a[1];
-          if (q.getType() != indexType)
-            q = arith::ExtSIOp::create(b, l, indexType, q);
-          return arith::SelectOp::create(
-                     b, l, found, q,
-                     arith::ConstantOp::create(b, l, form.i0))
-              .getResult();
+          Value r = arith::SelectOp::create(
+              b, l, found, widenIndex(b, l, a[1]),
+              arith::ConstantOp::create(b, l, form.i0));
+          if (form.nanWins)
+            // The first NaN, where there is one.
+            r = arith::SelectOp::create(b, l, hasNaN(b, l, a[2]),
+                                        widenIndex(b, l, a[2]), r);
+          return r;
         });
     SmallVector<Value> results(2);
     results[form.indexOut] = index;
     Value valueResult = g.getResult(form.valueOut);
     if (!valueResult.use_empty())
-      results[form.valueOut] = buildValue(ext, pos);
+      results[form.valueOut] = buildValue(ext, pos, first);
     else
       results[form.valueOut] = filled(form.v0); // dead, folded away
     rw.replaceOp(g, results);
   }
 
+  /// Whether a first-NaN position `p` marks a NaN (INT32_MAX: none).
+  Value hasNaN(OpBuilder &b, Location l, Value p) {
+    return arith::CmpIOp::create(
+        b, l, arith::CmpIPredicate::ne, p,
+        arith::ConstantOp::create(
+            b, l, b.getI32IntegerAttr(std::numeric_limits<int32_t>::max())));
+  }
+
   /// The value output.
-  Value buildValue(Value ext, Value pos) {
+  Value buildValue(Value ext, Value pos, Value first) {
     auto narrow = [&](Value v) {
       if (getElementTypeOrSelf(v.getType()) == xType)
         return v;
@@ -485,24 +553,52 @@ public:
     case ValueUpdate::Select:
       break;
     }
-    // The element at Q, where something beat v0; v0 otherwise.
-    TypedAttr negZero = rw.getFloatAttr(
-        wide, APFloat::getZero(cast<FloatType>(wide).getFloatSemantics(),
-                               /*Negative=*/true));
-    Value picked = reduce(negZero, pos, [&](OpBuilder &b, Location l, Value x,
-                                            Value j, ValueRange s, Value acc) {
-      Value at = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, j, s[0]);
-      Value term = arith::SelectOp::create(
-          b, l, at, x, arith::ConstantOp::create(b, l, negZero));
-      return arith::AddFOp::create(b, l, acc, term).getResult();
+    // The element at Q (at the first NaN, where one wins), where something
+    // beat v0; v0 otherwise.
+    Value target = pos;
+    if (form.nanWins)
+      target = pointwise(rw.getI32Type(), {pos, first},
+                         [&](OpBuilder &b, Location l, ValueRange a) {
+                           return arith::SelectOp::create(
+                                      b, l, hasNaN(b, l, a[1]), a[1], a[0])
+                               .getResult();
+                         });
+    // Picked through its bits (an or over zero-extended bit patterns, every
+    // other term 0): exact for -0.0 and NaN payloads alike, whatever
+    // identity a partial starts from.
+    unsigned bits = xType.getIntOrFloatBitWidth();
+    Type bitsType = rw.getIntegerType(bits);
+    Value pickedBits = reduce(
+        rw.getI32IntegerAttr(0), target,
+        [&](OpBuilder &b, Location l, Value x, Value j, ValueRange s,
+            Value acc) {
+          Value at =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, j, s[0]);
+          Value xb = arith::BitcastOp::create(b, l, bitsType, x);
+          if (bits < 32)
+            xb = arith::ExtUIOp::create(b, l, b.getI32Type(), xb);
+          Value term = arith::SelectOp::create(
+              b, l, at, xb,
+              arith::ConstantOp::create(b, l, b.getI32IntegerAttr(0)));
+          return arith::OrIOp::create(b, l, acc, term).getResult();
+        });
+    Value picked = pointwise(
+        xType, pickedBits, [&](OpBuilder &b, Location l, ValueRange a) {
+          Value v = a[0];
+          if (bits < 32)
+            v = arith::TruncIOp::create(b, l, bitsType, v);
+          return arith::BitcastOp::create(b, l, xType, v).getResult();
+        });
+    SmallVector<Value> ins = {ext, picked};
+    if (form.nanWins)
+      ins.push_back(first);
+    return pointwise(xType, ins, [&](OpBuilder &b, Location l, ValueRange a) {
+      Value v0 = arith::ConstantOp::create(b, l, form.v0);
+      Value found = beats(b, l, a[0], v0);
+      if (form.nanWins)
+        found = arith::OrIOp::create(b, l, found, hasNaN(b, l, a[2]));
+      return arith::SelectOp::create(b, l, found, a[1], v0).getResult();
     });
-    return pointwise(xType, {ext, picked},
-                     [&](OpBuilder &b, Location l, ValueRange a) {
-                       Value v0 = arith::ConstantOp::create(b, l, form.v0);
-                       Value found = beats(b, l, a[0], v0);
-                       return arith::SelectOp::create(b, l, found, a[1], v0)
-                           .getResult();
-                     });
   }
 
 private:

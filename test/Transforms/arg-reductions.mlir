@@ -55,11 +55,11 @@ func.func @torch_max(%x: tensor<4x9xf32>) -> (tensor<4xf32>, tensor<4xi64>) {
 }
 
 // tosa's form (index output first, selects on one ogt, the lowest finite
-// seed), the value returned: the element at the found index, picked by a
-// sum whose identity is -0.0, or the seed where nothing beat it. No NaN
-// position: an ordered compare never lets a NaN win.
+// seed), the value returned: the element at the found index, picked
+// through its bits (an or over zero-extended bit patterns), or the seed
+// where nothing beat it. No NaN position: an ordered compare never lets a
+// NaN win.
 // CHECK-LABEL: func.func @tosa_max
-// CHECK-DAG:   %[[NZ:.+]] = arith.constant -0.000000e+00 : f16
 // CHECK-DAG:   %[[LOW:.+]] = arith.constant -6.550400e+04 : f16
 // CHECK-NOT:   arith.cmpf uno
 // CHECK:       %[[E:.+]] = linalg.generic {{.*}} ins(%arg0 : tensor<4x9xf16>)
@@ -70,9 +70,14 @@ func.func @torch_max(%x: tensor<4x9xf32>) -> (tensor<4xf32>, tensor<4xi64>) {
 // CHECK-NOT:     arith.extsi
 // CHECK:       %[[PICK:.+]] = linalg.generic {{.*}} ins(%arg0, %[[Q]] : tensor<4x9xf16>, tensor<4xi32>)
 // CHECK:         %[[AT:.+]] = arith.cmpi eq
-// CHECK:         %[[T:.+]] = arith.select %[[AT]], %{{.+}}, %[[NZ]] : f16
-// CHECK:         arith.addf %{{.+}}, %[[T]] : f16
-// CHECK:       %[[V:.+]] = linalg.generic {{.*}} ins(%[[E]], %[[PICK]] : tensor<4xf16>, tensor<4xf16>)
+// CHECK:         %[[B:.+]] = arith.bitcast %{{.+}} : f16 to i16
+// CHECK:         %[[W:.+]] = arith.extui %[[B]] : i16 to i32
+// CHECK:         %[[T:.+]] = arith.select %[[AT]], %[[W]], %{{.+}} : i32
+// CHECK:         arith.ori %{{.+}}, %[[T]] : i32
+// CHECK:       %[[X:.+]] = linalg.generic {{.*}} ins(%[[PICK]] : tensor<4xi32>)
+// CHECK:         arith.trunci %{{.+}} : i32 to i16
+// CHECK:         arith.bitcast %{{.+}} : i16 to f16
+// CHECK:       %[[V:.+]] = linalg.generic {{.*}} ins(%[[E]], %[[X]] : tensor<4xf16>, tensor<4xf16>)
 // CHECK:         %[[F:.+]] = arith.cmpf ogt, %{{.+}}, %[[LOW]] : f16
 // CHECK:         arith.select %[[F]], %{{.+}}, %[[LOW]] : f16
 // CHECK:       return %[[I]], %[[V]]
@@ -129,4 +134,41 @@ func.func @int_min(%x: tensor<9x4xi8>) -> (tensor<4xi8>, tensor<4xi64>) {
     linalg.yield %v, %i : i8, i64
   } -> (tensor<4xi8>, tensor<4xi64>)
   return %r#0, %r#1 : tensor<4xi8>, tensor<4xi64>
+}
+
+// tosa's NaN propagation (`(x >u acc) && acc is ordered`: the first NaN
+// wins and stays): the first NaN's position and the unmasked extreme are
+// independent reductions; the index is that position where there is a NaN.
+// CHECK-LABEL: func.func @tosa_propagate
+// CHECK:       %[[P:.+]] = linalg.generic {{.*}} ins(%arg0 : tensor<4x9xf32>)
+// CHECK:         arith.cmpf uno
+// CHECK:         arith.minsi
+// CHECK:       %[[E:.+]] = linalg.generic {{.*}} ins(%arg0 : tensor<4x9xf32>)
+// CHECK-NOT:     arith.cmpi slt
+// CHECK:         arith.maxnumf
+// CHECK:       %[[Q:.+]] = linalg.generic {{.*}} ins(%arg0, %[[E]] : tensor<4x9xf32>, tensor<4xf32>)
+// CHECK:       %[[I:.+]] = linalg.generic {{.*}} ins(%[[E]], %[[Q]], %[[P]] : tensor<4xf32>, tensor<4xi32>, tensor<4xi32>)
+// CHECK:         %[[R:.+]] = arith.select
+// CHECK:         %[[NAN:.+]] = arith.cmpi ne
+// CHECK:         arith.select %[[NAN]], %{{.+}}, %[[R]] : i32
+// CHECK:       return %[[I]]
+func.func @tosa_propagate(%x: tensor<4x9xf32>) -> tensor<4xi32> {
+  %0 = tensor.empty() : tensor<4xi32>
+  %c0_i32 = arith.constant 0 : i32
+  %1 = linalg.fill ins(%c0_i32 : i32) outs(%0 : tensor<4xi32>) -> tensor<4xi32>
+  %2 = tensor.empty() : tensor<4xf32>
+  %cst = arith.constant -3.40282347E+38 : f32
+  %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<4xf32>) -> tensor<4xf32>
+  %4:2 = linalg.generic {indexing_maps = [#in, #out, #out], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x9xf32>) outs(%1, %3 : tensor<4xi32>, tensor<4xf32>) {
+  ^bb0(%in: f32, %out: i32, %out_0: f32):
+    %5 = linalg.index 1 : index
+    %6 = arith.index_cast %5 : index to i32
+    %7 = arith.cmpf ugt, %in, %out_0 : f32
+    %8 = arith.cmpf ord, %out_0, %out_0 : f32
+    %9 = arith.andi %7, %8 : i1
+    %10 = arith.select %9, %in, %out_0 : f32
+    %11 = arith.select %9, %6, %out : i32
+    linalg.yield %11, %10 : i32, f32
+  } -> (tensor<4xi32>, tensor<4xf32>)
+  return %4#0 : tensor<4xi32>
 }

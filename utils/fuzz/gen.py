@@ -1158,20 +1158,27 @@ class Gen(object):
         x.uses += 1
         rank = len(x.shape)
         axis = rank - 1 if r.random() < 0.6 else r.randrange(rank)
-        form = r.choice(["torch", "tosa", "accfirst"])
+        form = r.choice(["torch", "tosa", "tosanan", "accfirst"])
         greater = r.random() < 0.7
-        it = "i32" if form == "tosa" else "i64"
+        tosa = form in ("tosa", "tosanan")
+        it = "i32" if tosa else "i64"
         out_shape = tuple(d for i, d in enumerate(x.shape) if i != axis)
         low = {"f32": "-3.40282347e+38", "f16": "-6.550400e+04",
                "bf16": "-3.38953139e+38"}[x.dt]
-        seed = (low if form == "tosa" else NEG_INF[x.dt]) if greater else \
-            (low[1:] if form == "tosa" else NEG_INF[x.dt].replace("F", "7", 1))
+        seed = (low if tosa else NEG_INF[x.dt]) if greater else \
+            (low[1:] if tosa else NEG_INF[x.dt].replace("F", "7", 1))
         vinit = self.fill(out_shape, x.dt, seed)
         iinit = self.fill(out_shape, it, "0")
         pred = ("ogt" if greater else "olt")
         lines = ["%%j = linalg.index %d : index" % axis,
                  "%%jj = arith.index_cast %%j : index to %s" % it]
-        if form == "accfirst":
+        if form == "tosanan":
+            # nan_mode PROPAGATE: the first NaN wins and stays.
+            lines.append("%%u = arith.cmpf %s, %%in, %%acc : %s"
+                         % ("ugt" if greater else "ult", x.dt))
+            lines.append("%%o = arith.cmpf ord, %%acc, %%acc : %s" % x.dt)
+            lines.append("%c = arith.andi %u, %o : i1")
+        elif form == "accfirst":
             lines.append("%%c = arith.cmpf %s, %%acc, %%in : %s"
                          % ("olt" if greater else "ogt", x.dt))
         else:
@@ -1188,7 +1195,7 @@ class Gen(object):
                           for i in range(rank))
         n = self.fresh()
         vt, itt = ty(out_shape, x.dt), ty(out_shape, it)
-        if form == "tosa":
+        if tosa:
             outs, oty, args = "%s, %s" % (iinit, vinit), "%s, %s" % (itt, vt), \
                 "%%in: %s, %%idx: %s, %%acc: %s" % (x.dt, it, x.dt)
             lines.append("linalg.yield %%i, %%v : %s, %s" % (it, x.dt))
@@ -1204,7 +1211,7 @@ class Gen(object):
         for l in lines:
             self.emit("  " + l)
         self.emit("} -> (%s)" % oty)
-        vi, vv = (0, 1) if form == "tosa" else (1, 0)
+        vi, vv = (0, 1) if tosa else (1, 0)
         self.must_return.append(Val("%s#%d" % (n, vi), out_shape, it, 1.0))
         if r.random() < 0.4:
             self.must_return.append(Val("%s#%d" % (n, vv), out_shape, x.dt,

@@ -766,7 +766,8 @@ def MemoptArgReductionsPass
     max.dim, tosa's argmax, argmin forms alike):
 
       %j = linalg.index R  (cast to the index output's type)
-      %c = cmp(strict order, %x, %acc_v)   (ogt, olt; sgt, slt, ugt, ult)
+      %c = cmp(strict order, %x, %acc_v)   (ogt, olt; sgt, slt, ugt, ult;
+           or tosa's NaN propagation: ugt/ult and an ordered %acc_v)
       %v = select(%c, %x, %acc_v) or max/min(%x, %acc_v)
       %i = select(%c, %j, %acc_i)
 
@@ -778,9 +779,10 @@ def MemoptArgReductionsPass
     element beat the initial value. Where the value combiner propagates NaN
     (maximumf, minimumf) the index only follows the elements before the
     first NaN, so a reduction finds that position first and the others
-    mask what follows it. The value output keeps its own combiner, or, for
-    the select form, is the element at the found index (picked by an exact
-    sum with a -0.0 identity, so the sign of zero is the first one's).
+    mask what follows it; under tosa's NaN propagation the first NaN wins
+    the index. The value output keeps its own combiner, or, for the select
+    form, is the element at the found index (picked exactly through its
+    bits: an or-reduction of zero-extended bit patterns).
     Results are bit-exact; the reduction order changes, so the optimizing
     pipeline only. A two-output reduction that does not match says why in
     a remark.
