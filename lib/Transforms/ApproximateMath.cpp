@@ -118,18 +118,11 @@ static bool errorStaysRelative(Value t, std::string &why) {
   });
 }
 
-/// The constant every element of tensor `t` is filled with (a linalg.fill,
-/// or the generic it is generalized to: kf::getFillValue), or none.
-static std::optional<APFloat> getFillConstant(Value t) {
-  Value v;
-  if (auto fill = t.getDefiningOp<linalg::FillOp>())
-    v = fill.getInputs()[0];
-  else if (auto g = t.getDefiningOp<linalg::GenericOp>())
-    v = kf::getFillValue(g);
-  FloatAttr c;
-  if (!v || !matchPattern(v, m_Constant(&c)))
-    return std::nullopt;
-  return c.getValue();
+/// The float constant every element of tensor `t` is filled with, or none.
+static std::optional<APFloat> getFillFloat(Value t) {
+  if (auto c = dyn_cast_or_null<FloatAttr>(getFillConstant(t)))
+    return c.getValue();
+  return std::nullopt;
 }
 
 /// The maximum reduction whose result `op` reads through input `in` such
@@ -148,7 +141,7 @@ static linalg::GenericOp getMaximumOf(Value v, linalg::GenericOp op,
           max.getIndexingMapMatchingResult(cast<OpResult>(in.get())))
     return {};
   Value w = getMaximumValues(max);
-  std::optional<APFloat> init = getFillConstant(max.getDpsInits()[0]);
+  std::optional<APFloat> init = getFillFloat(max.getDpsInits()[0]);
   if (!w || !init || !init->isNegative() ||
       !(init->isInfinity() || init->isLargest()))
     return {};
@@ -171,7 +164,7 @@ static bool sumsOverMaximumPoints(linalg::GenericOp op, OpOperand &out,
     why = "its sum is not over the points of its maximum";
     return false;
   }
-  std::optional<APFloat> init = getFillConstant(out.get());
+  std::optional<APFloat> init = getFillFloat(out.get());
   if (!init || init->isNegative() || init->isNaN()) {
     why = "its sum does not start from a constant >= 0";
     return false;

@@ -58,6 +58,9 @@ namespace mlir::memopt {
 using namespace mlir;
 using namespace mlir::memopt;
 
+/// The i32 candidate of no position (no NaN, no element equal to E).
+static constexpr int32_t kNoIndex = std::numeric_limits<int32_t>::max();
+
 namespace {
 /// How the value output of an arg reduction is updated.
 enum class ValueUpdate { Select, PropagateNaN, IgnoreNaN, Integer };
@@ -65,8 +68,10 @@ enum class ValueUpdate { Select, PropagateNaN, IgnoreNaN, Integer };
 /// A matched arg reduction.
 struct ArgForm {
   unsigned valueOut = 0, indexOut = 1;
-  /// The compared element in the body (computed from the inputs alone).
+  /// The compared element in the body (computed from the inputs alone),
+  /// and the body ops computing it, in order.
   Value x;
+  llvm::SetVector<Operation *> xOps;
   /// Whether the order is `>` (max) rather than `<` (min).
   bool greater = true;
   /// Integer compares: whether unsigned.
@@ -76,26 +81,9 @@ struct ArgForm {
   /// NaN wins and nothing updates after it.
   bool nanWins = false;
   unsigned redDim = 0;
-  int64_t rowLength = 0;
   TypedAttr v0, i0;
 };
 } // namespace
-
-/// The constant a tensor is filled with, when it is one.
-static TypedAttr getFillConstant(Value t) {
-  Operation *def = t.getDefiningOp();
-  std::optional<Value> scalar;
-  if (auto fill = dyn_cast_or_null<linalg::FillOp>(def))
-    scalar = fill.value();
-  else if (auto g = dyn_cast_or_null<linalg::GenericOp>(def))
-    scalar = linalg::isaFillOpInterface(g);
-  if (!scalar)
-    return {};
-  Attribute a;
-  if (!matchPattern(*scalar, m_Constant(&a)))
-    return {};
-  return dyn_cast<TypedAttr>(a);
-}
 
 /// Whether `v` is `linalg.index redDim`, possibly cast to an integer type.
 static bool isLoopIndex(Value v, unsigned redDim) {
@@ -258,9 +246,8 @@ static FailureOr<ArgForm> matchArgReduction(linalg::GenericOp g,
     why = "the index's accumulator has other uses";
     return failure();
   }
-  llvm::SetVector<Operation *> ops;
   llvm::SetVector<BlockArgument> args;
-  collectBodySlice(form.x, body, ops, args);
+  collectBodySlice(form.x, body, form.xOps, args);
   if (llvm::any_of(args, [&](BlockArgument a) {
         return a.getArgNumber() >= numIn;
       })) {
@@ -295,15 +282,14 @@ static FailureOr<ArgForm> matchArgReduction(linalg::GenericOp g,
     why = "its shapes are not static";
     return failure();
   }
-  SmallVector<int64_t> ranges = g.getStaticLoopRanges();
-  form.rowLength = ranges[form.redDim];
-  if (ShapedType::isDynamic(form.rowLength) ||
-      form.rowLength >= std::numeric_limits<int32_t>::max()) {
-    why = "its reduced extent is not static or not below 2^31";
+  if (g.getStaticLoopRanges()[form.redDim] >= kNoIndex) {
+    why = "its reduced extent is not below 2^31 - 1";
     return failure();
   }
-  form.v0 = getFillConstant(g.getDpsInits()[form.valueOut]);
-  form.i0 = getFillConstant(g.getDpsInits()[form.indexOut]);
+  form.v0 = dyn_cast_or_null<TypedAttr>(
+      getFillConstant(g.getDpsInits()[form.valueOut]));
+  form.i0 = dyn_cast_or_null<TypedAttr>(
+      getFillConstant(g.getDpsInits()[form.indexOut]));
   if (!form.v0 || !form.i0) {
     why = "its initial value or index is not a constant fill";
     return failure();
@@ -363,10 +349,7 @@ public:
           IRMapping m;
           for (unsigned i = 0; i < numIn; ++i)
             m.map(old->getArgument(i), args[i]);
-          llvm::SetVector<Operation *> ops;
-          llvm::SetVector<BlockArgument> deps;
-          collectBodySlice(form.x, old, ops, deps);
-          for (Operation *op : ops)
+          for (Operation *op : form.xOps)
             b.clone(*op, m);
           Value x = widen(b, l, m.lookupOrDefault(form.x));
           Value j = linalg::IndexOp::create(b, l, form.redDim);
@@ -444,8 +427,7 @@ public:
 
   void run() {
     rw.setInsertionPoint(g);
-    TypedAttr big =
-        rw.getI32IntegerAttr(std::numeric_limits<int32_t>::max());
+    TypedAttr big = rw.getI32IntegerAttr(kNoIndex);
     TypedAttr v0 = wideV0();
     Value first; // P: the first NaN's position.
     bool masked = form.update == ValueUpdate::PropagateNaN && !form.nanWins;
@@ -525,8 +507,7 @@ public:
   Value hasNaN(OpBuilder &b, Location l, Value p) {
     return arith::CmpIOp::create(
         b, l, arith::CmpIPredicate::ne, p,
-        arith::ConstantOp::create(
-            b, l, b.getI32IntegerAttr(std::numeric_limits<int32_t>::max())));
+        arith::ConstantOp::create(b, l, b.getI32IntegerAttr(kNoIndex)));
   }
 
   /// The value output.

@@ -37,6 +37,8 @@
 
 #include "memopt/Transforms/Passes.h"
 
+#include "TensorUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -322,23 +324,6 @@ static void foldConcat(RewriterBase &rewriter, tensor::ConcatOp concat) {
       });
   rewriter.replaceOp(concat, result);
   fusePieces(rewriter, result);
-}
-
-/// The constant a tensor is filled with (linalg.fill, or the generic
-/// memopt-decompose-linalg makes of one), or null.
-static Attribute getFillConstant(Value v) {
-  Value scalar;
-  if (auto fill = v.getDefiningOp<linalg::FillOp>()) {
-    scalar = fill.getInputs()[0];
-  } else if (auto g = v.getDefiningOp<linalg::GenericOp>();
-             g && g.getIndexingMapsArray().back().isIdentity()) {
-    if (std::optional<Value> filled = linalg::isaFillOpInterface(g))
-      scalar = *filled;
-  }
-  Attribute value;
-  if (scalar && matchPattern(scalar, m_Constant(&value)))
-    return value;
-  return Attribute();
 }
 
 /// Returns false when the insert is dynamic or strided.

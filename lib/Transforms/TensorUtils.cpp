@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TensorUtils.h"
+#include "KernelFormation/Grouping.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -57,6 +58,19 @@ void mlir::memopt::collectBodySlice(Value v, Block *body,
         collectBodySlice(operand, body, ops, args);
   });
   ops.insert(op);
+}
+
+Attribute mlir::memopt::getFillConstant(Value t) {
+  Value scalar;
+  if (auto fill = t.getDefiningOp<linalg::FillOp>()) {
+    scalar = fill.getInputs()[0];
+  } else if (auto g = t.getDefiningOp<linalg::GenericOp>()) {
+    scalar = kf::getFillValue(g);
+  }
+  Attribute value;
+  if (scalar && matchPattern(scalar, m_Constant(&value)))
+    return value;
+  return Attribute();
 }
 
 void mlir::memopt::sinkToFirstUser(Operation *op) {

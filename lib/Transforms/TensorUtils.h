@@ -30,6 +30,10 @@ Value createElementwiseGeneric(
 void collectBodySlice(Value v, Block *body, llvm::SetVector<Operation *> &ops,
                       llvm::SetVector<BlockArgument> &args);
 
+/// The constant a tensor is filled with (a linalg.fill, or a fill-like
+/// generic: kf::getFillValue), or null.
+Attribute getFillConstant(Value t);
+
 /// Moves `op` down to just before its first user in its block (users in
 /// other blocks: left where it is), keeping it before all its users.
 void sinkToFirstUser(Operation *op);

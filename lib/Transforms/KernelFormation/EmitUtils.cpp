@@ -799,19 +799,18 @@ SmallVector<SmallVector<Value>>
 kf::exchangeTotals(OpBuilder &b, Location loc, Value tid,
                    const RowCluster &cluster,
                    ArrayRef<std::pair<unsigned, Value>> totals) {
+  Type elt = cast<MemRefType>(cluster.totals.getType()).getElementType();
   {
     OpBuilder::InsertionGuard guard(b);
     Value isT0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
                                        cIdx(b, loc, 0));
     auto ifOp = scf::IfOp::create(b, loc, isT0, false);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    Type elt = cast<MemRefType>(cluster.totals.getType()).getElementType();
     for (auto [slot, value] : totals)
       memref::StoreOp::create(b, loc, toExchange(b, loc, value, elt),
                               cluster.totals, cluster.at(b, loc, slot));
   }
   ClusterBarrierOp::create(b, loc);
-  Type elt = cast<MemRefType>(cluster.totals.getType()).getElementType();
   SmallVector<SmallVector<Value>> all(totals.size());
   for (int64_t r = 0; r < cluster.size; ++r)
     for (auto [k, total] : llvm::enumerate(totals))
