@@ -38,7 +38,12 @@ for f in "$ROOT"/examples/*.mlir "$HERE"/inputs/*.mlir; do
 done
 # The contract inputs (odd sizes, f16/bf16, 3-D permutations, two-pass
 # LayerNorm, ...): small, for verification and compute-sanitizer coverage.
-for f in "$ROOT"/test/Inputs/contract/*.mlir "$ROOT"/test/Inputs/records/*.mlir; do
+# Bool masks and results (i1, a byte per element) and packed i4 weights
+# (test/Inputs/subbyte; the *.i8.mlir programs there are the CPU tests'
+# hand-written byte readings, not workloads).
+for f in "$ROOT"/test/Inputs/contract/*.mlir "$ROOT"/test/Inputs/records/*.mlir \
+         "$ROOT"/test/Inputs/bool/*.mlir "$ROOT"/test/Inputs/subbyte/*.mlir; do
+  [[ $f == *.i8.mlir ]] && continue
   name=c-$(basename "$f" .mlir | tr '_' '-')
   for p in baseline optimized reference; do
     memopt_compile "$f" --pipeline=$p -o "$OUT/$name.$p"

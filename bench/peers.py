@@ -224,6 +224,16 @@ def _workloads(torch):
         rot = torch.cat((-x[..., h:], x[..., :h]), -1)
         return x * c[:, None, :] + rot * s[:, None, :]
 
+    def dequant4(w, scale):
+        # Signed int4 weights two to a byte (low nibble first), times a f16
+        # scale per group of 128: nibbles shifted to the top of an int8 and
+        # back (arithmetic), as GPTQ/AWQ-style unpacking does.
+        lo = (w << 4) >> 4
+        hi = w >> 4
+        q = torch.stack((lo, hi), -1).reshape(*w.shape[:-1], -1)
+        y = q.half() * scale[..., None]
+        return y.reshape(w.shape[0], -1)
+
     def qkvnorm(qkv, wq, wk):
         # QK-norm on a fused projection's output: q, k, v = unbind(1),
         # RMSNorm of q and k over the head dim in f32, v made contiguous
@@ -249,6 +259,11 @@ def _workloads(torch):
                      lambda: (rand(4, 2048, 32, 128).bfloat16(),
                               rand(2048, 128).bfloat16(),
                               rand(2048, 128).bfloat16()), ropeneox),
+        "dequant4": ("group-wise int4 dequantization, 8192x4096 signed "
+                     "i4 packed two to a byte, f16 scale per 128, f16 out",
+                     lambda: (torch.randint(-128, 128, (8192, 32, 64),
+                                            device="cuda", dtype=torch.int8),
+                              rand(8192, 32).half()), dequant4),
         "qkvnorm": ("QK-norm on a fused QKV output split by unbind, "
                     "8192x3x32x128 bf16",
                     lambda: (rand(8192, 3, 32, 128).bfloat16(),
@@ -570,6 +585,13 @@ def _jax_workloads(jax):
                     w.astype(jnp.float32)).astype(jnp.bfloat16)
         return rms(q, wq), rms(k, wk), v
 
+    def dequant4(w, scale):
+        lo = jnp.right_shift(jnp.left_shift(w, 4), 4)
+        hi = jnp.right_shift(w, 4)
+        q = jnp.stack((lo, hi), -1).reshape(*w.shape[:-1], -1)
+        y = q.astype(jnp.float16) * scale[..., None]
+        return y.reshape(w.shape[0], -1)
+
     def rope(x, c, s):
         x0 = x[..., 0].astype(jnp.float32)
         x1 = x[..., 1].astype(jnp.float32)
@@ -578,7 +600,7 @@ def _jax_workloads(jax):
                          -1).astype(jnp.bfloat16)
 
     return {f.__name__: f for f in
-            (vecmat, rope, ropef16, cmul, ropeneox, qkvnorm, w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
+            (dequant4, vecmat, rope, ropef16, cmul, ropeneox, qkvnorm, w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
              lnbwdf, rmsbwd, midmean, bnstats, colwide, colnarrow, sm0, sm1,
              attnmask, attnmaskbf, posadd, lse, lsef32, argmax, ln0, biasgelu,
              rmsdec,

@@ -44,6 +44,9 @@ LogicalResult mlir::memopt::buildInputStage(OpPassManager &pm,
   pm.addPass(createMemoptCheckInputContractPass());
   // Kernel formation only understands linalg.generic.
   pm.addNestedPass<func::FuncOp>(createMemoptDecomposeLinalgPass());
+  // i2/i4 inputs as their packed bytes, unpacked in the bodies that read
+  // them (every pipeline: the reference reads the same storage).
+  pm.addNestedPass<func::FuncOp>(createMemoptPackSubByteIntegersPass());
   // Slices and concatenations (narrow, split, cat, rotate_half) as maps
   // on generics, read in place, so that they fuse with their readers.
   if (cfg.foldSlices)
@@ -236,6 +239,8 @@ mlir::memopt::buildLoweringStage(OpPassManager &pm,
   gpuPm.addPass(createConvertGpuOpsToNVVMOps(nvvmOpts));
   // Dynamic shared memory must stay an extern array (see the pass).
   gpuPm.addPass(createMemoptFixSharedGlobalsPass());
+  // i1 is stored a byte per element; widened i1 accesses move bytes.
+  gpuPm.addPass(createMemoptBoolVectorsAsBytesPass());
   gpuPm.addPass(createCanonicalizerPass());
   gpuPm.addPass(createCSEPass());
   gpuPm.addPass(createReconcileUnrealizedCastsPass());
@@ -334,6 +339,8 @@ LogicalResult mlir::memopt::buildHostLoweringStage(OpPassManager &pm) {
   pm.addPass(createConvertFuncToLLVMPass(funcOpts));
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // i1 is stored a byte per element; widened i1 accesses move bytes.
+  pm.addPass(createMemoptBoolVectorsAsBytesPass());
   return success();
 }
 

@@ -16,6 +16,7 @@
 #include "memopt/Analysis/KernelReport.h"
 #include "memopt/Analysis/Traffic.h"
 #include "memopt/Dialect/MemoptDialect.h"
+#include "memopt/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -54,13 +55,22 @@ static std::string dtypeName(Type t) {
   if (t.isF64())
     return "f64";
   if (auto i = dyn_cast<IntegerType>(t))
-    return "i" + std::to_string(i.getWidth() == 1 ? 8 : i.getWidth());
+    return "i" + std::to_string(i.getWidth());
   return "";
 }
 
 static int64_t elementBytes(Type t) {
   unsigned bits = t.getIntOrFloatBitWidth();
   return bits < 8 ? 1 : bits / 8;
+}
+
+/// The bytes that hold `type`: i2/i4 tensors are stored packed (see
+/// memopt-pack-sub-byte-integers), i1 a byte per element.
+static int64_t storageBytes(ShapedType type) {
+  if (auto t = dyn_cast<RankedTensorType>(type))
+    if (RankedTensorType packed = getPackedStorageType(t))
+      return packed.getNumElements();
+  return type.getNumElements() * elementBytes(type.getElementType());
 }
 
 namespace {
@@ -74,12 +84,25 @@ public:
     o["id"] = id;
     o["name"] = name.str();
     o["role"] = role.str();
-    o["dtype"] = dtypeName(type.getElementType());
-    llvm::json::Array shape;
-    for (int64_t d : type.getShape())
-      shape.push_back(d);
-    o["shape"] = std::move(shape);
-    o["bytes"] = type.getNumElements() * elementBytes(type.getElementType());
+    auto shapeOf = [](ShapedType t) {
+      llvm::json::Array shape;
+      for (int64_t d : t.getShape())
+        shape.push_back(d);
+      return shape;
+    };
+    // A packed sub-byte tensor is its i8 storage to the runtime; "packed"
+    // records the logical tensor it holds (low bits first).
+    RankedTensorType packed;
+    if (auto t = dyn_cast<RankedTensorType>(type))
+      packed = getPackedStorageType(t);
+    ShapedType storage = packed ? ShapedType(packed) : type;
+    o["dtype"] = dtypeName(storage.getElementType());
+    o["shape"] = shapeOf(storage);
+    o["bytes"] = storageBytes(type);
+    if (packed)
+      o["packed"] = llvm::json::Object{
+          {"dtype", dtypeName(type.getElementType())},
+          {"shape", shapeOf(type)}};
     if (aliasOf >= 0) {
       o["alias_of"] = aliasOf;
       o["offset_bytes"] = 0;
@@ -128,7 +151,7 @@ static FailureOr<Signature> captureSignature(func::FuncOp f) {
       return f.emitOpError("signature type ")
              << t << " is not a static tensor of a supported element type";
     into.push_back(st);
-    sig.minBytes += st.getNumElements() * elementBytes(st.getElementType());
+    sig.minBytes += storageBytes(st);
     return success();
   };
   for (Type t : f.getFunctionType().getInputs())

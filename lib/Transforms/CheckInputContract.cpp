@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memopt/Transforms/Passes.h"
+#include "memopt/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -30,8 +31,15 @@ static bool isSupportedElementType(Type t) {
   if (isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(t))
     return true;
   if (auto i = dyn_cast<IntegerType>(t))
-    return llvm::is_contained({1u, 8u, 16u, 32u, 64u}, i.getWidth());
+    return llvm::is_contained({1u, 8u, 16u, 32u, 64u}, i.getWidth()) ||
+           getSubBytePackFactor(i);
   return false;
+}
+
+/// A tensor of i2/i4, which is stored packed (memopt-pack-sub-byte-integers).
+static bool isPackedTensor(Type t) {
+  auto tensor = dyn_cast<RankedTensorType>(t);
+  return tensor && getSubBytePackFactor(tensor.getElementType());
 }
 
 /// Checks one value type; returns a description of the problem or "".
@@ -48,9 +56,26 @@ static std::string checkType(Type t, bool allowScalar) {
   if (tensor.getEncoding())
     return "tensor encodings are not supported";
   if (!isSupportedElementType(tensor.getElementType()))
-    return "element type is not one of f16, bf16, f32, f64, i1, i8, i16, "
-           "i32, i64";
+    return "element type is not one of f16, bf16, f32, f64, i1, i2, i4, i8, "
+           "i16, i32, i64";
+  if (isPackedTensor(tensor) && !getPackedStorageType(tensor))
+    return "an i2/i4 tensor is stored packed along its innermost dim, which "
+           "must then be a multiple of " +
+           std::to_string(getSubBytePackFactor(tensor.getElementType()));
   return "";
+}
+
+/// i2/i4 tensors exist only as function arguments (stored packed) and their
+/// reshapes, read by linalg ops: anything else that makes one is refused.
+static LogicalResult checkPackedResults(Operation *op) {
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
+    return success();
+  for (Type t : op->getResultTypes())
+    if (isPackedTensor(t))
+      return op->emitOpError("produces a ")
+             << t << "; i2/i4 tensors are supported only as function inputs "
+             << "(stored packed) and reshapes of them";
+  return success();
 }
 
 /// True if every result of `map` is a distinct loop dim or a constant.
@@ -96,6 +121,8 @@ static LogicalResult checkSliceOp(Operation *op) {
 }
 
 static LogicalResult checkOp(Operation *op) {
+  if (failed(checkPackedResults(op)))
+    return failure();
   if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op) &&
       failed(checkSliceOp(op)))
     return failure();
@@ -179,7 +206,12 @@ struct MemoptCheckInputContractPass final
           failedAny = true;
         }
       for (Type t : func.getFunctionType().getResults())
-        if (std::string why = checkType(t, false); !why.empty()) {
+        if (isPackedTensor(t)) {
+          func.emitOpError("has a result of type ")
+              << t << "; i2/i4 tensors are supported only as function "
+              << "inputs (stored packed)";
+          failedAny = true;
+        } else if (std::string why = checkType(t, false); !why.empty()) {
           func.emitOpError("has an unsupported result type ") << t << ": "
                                                               << why;
           failedAny = true;

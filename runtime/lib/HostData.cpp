@@ -137,6 +137,13 @@ void memopt::runtime::fillBuffer(void *data, int64_t numElements, DType type,
   }
 }
 
+void memopt::runtime::fillBytes(void *data, int64_t numBytes, uint64_t seed,
+                                int64_t bufferId) {
+  SplitMix64 rng(bufferStreamSeed(seed, bufferId));
+  for (int64_t i = 0; i < numBytes; ++i)
+    static_cast<uint8_t *>(data)[i] = static_cast<uint8_t>(rng.next() >> 56);
+}
+
 std::vector<std::vector<unsigned char>>
 memopt::runtime::makeInputs(const Manifest &m, uint64_t seed) {
   std::vector<std::vector<unsigned char>> result(m.buffers.size());
@@ -145,7 +152,10 @@ memopt::runtime::makeInputs(const Manifest &m, uint64_t seed) {
       continue;
     auto &data = result[static_cast<size_t>(b.id)];
     data.resize(static_cast<size_t>(b.bytes));
-    fillBuffer(data.data(), b.numElements(), b.dtype, seed, b.id);
+    if (b.packedBits)
+      fillBytes(data.data(), b.bytes, seed, b.id);
+    else
+      fillBuffer(data.data(), b.numElements(), b.dtype, seed, b.id);
   }
   // Validation guarantees every source is a filled, well-sized input.
   for (const Buffer &b : m.buffers)

@@ -376,6 +376,47 @@ static Status parseBuffer(const FieldReader &r, const json::Value &jb,
     return r.error(ctx + ".alias_of",
                    "only buffers with role 'alias' may have alias_of");
   }
+  if (const json::Value *jp = jb.find("packed")) {
+    std::string pctx = ctx + ".packed";
+    if (!jp->isObject())
+      return r.error(pctx, std::string("expected object, got ") +
+                               json::kindName(jp->getKind()));
+    const json::Value *po = jp;
+    if (b.role != BufferRole::Input || b.dtype != DType::I8)
+      return r.error(pctx, "only i8 inputs may hold packed elements");
+    std::string pdtype;
+    s = r.getString(*po, pctx, "dtype", pdtype);
+    if (s.failed())
+      return s;
+    if (pdtype != "i4" && pdtype != "i2")
+      return r.error(pctx + ".dtype",
+                     "unknown packed dtype '" + pdtype + "' (expected i4 or i2)");
+    b.packedBits = pdtype == "i4" ? 4 : 2;
+    const json::Value *pshape;
+    s = r.get(*po, pctx, "shape", pshape, json::Value::Kind::Array);
+    if (s.failed())
+      return s;
+    for (size_t i = 0; i < pshape->size(); ++i) {
+      const json::Value &d = pshape->at(i);
+      if (!d.isInt() || d.getInt() < 0)
+        return r.error(pctx + ".shape[" + std::to_string(i) + "]",
+                       "expected a non-negative integer (static shape)");
+      b.packedShape.push_back(d.getInt());
+    }
+    // The storage is the logical shape with its innermost dim divided by
+    // the elements per byte.
+    std::vector<int64_t> storage = b.packedShape;
+    int64_t perByte = 8 / b.packedBits;
+    if (storage.empty() || storage.back() % perByte != 0)
+      return r.error(pctx + ".shape", "the innermost dim must be a multiple "
+                                      "of " + std::to_string(perByte));
+    storage.back() /= perByte;
+    if (storage != b.shape)
+      return r.error(pctx + ".shape",
+                     "does not pack into the buffer's shape (" +
+                         std::to_string(perByte) +
+                         " elements to a byte along the innermost dim)");
+  }
   if (const json::Value *layout = jb.find("layout")) {
     if (!layout->isString() || layout->getString() != "row-major")
       return r.error(ctx + ".layout", "only \"row-major\" is supported by "

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "memopt-runtime/HostData.h"
 #include "memopt-runtime/Manifest.h"
 
 #include "TestUtil.h"
@@ -196,6 +197,38 @@ TEST(ManifestTest, RejectsUnknownLayout) {
   ASSERT_TRUE(m.failed());
   EXPECT_NE(m.error().message.find("buffers[2].layout"), std::string::npos)
       << m.error().message;
+}
+
+TEST(ManifestTest, PackedSubByteInputs) {
+  // Buffer 1 as the i8 storage of a [8, 4] i4 tensor (two to a byte).
+  const std::string from =
+      R"("role": "input", "dtype": "bf16", "shape": [8], "bytes": 16})";
+  Expected<Manifest> m = parseManifest(patched(
+      from, R"("role": "input", "dtype": "i8", "shape": [8, 2], "bytes": 16,
+               "packed": {"dtype": "i4", "shape": [8, 4]}})"));
+  ASSERT_TRUE(m.succeeded()) << m.error().message;
+  EXPECT_EQ(m->buffers[1].packedBits, 4);
+  EXPECT_EQ(m->buffers[1].packedShape, (std::vector<int64_t>{8, 4}));
+  // Its fill is uniformly random bytes: high nibbles other than 0 and 15.
+  std::vector<std::vector<unsigned char>> in = makeInputs(*m, 1);
+  bool highNibble = false;
+  for (unsigned char c : in[1])
+    highNibble |= (c >> 4) != 0 && (c >> 4) != 15;
+  EXPECT_TRUE(highNibble);
+  // A logical shape that does not pack into the storage, and a packed
+  // buffer that is not i8, are refused naming the field.
+  for (const char *bad :
+       {R"("role": "input", "dtype": "i8", "shape": [8, 2], "bytes": 16,
+           "packed": {"dtype": "i4", "shape": [8, 5]}})",
+        R"("role": "input", "dtype": "i8", "shape": [8, 2], "bytes": 16,
+           "packed": {"dtype": "i3", "shape": [8, 4]}})",
+        R"("role": "input", "dtype": "i16", "shape": [8], "bytes": 16,
+           "packed": {"dtype": "i4", "shape": [8, 4]}})"}) {
+    Expected<Manifest> b = parseManifest(patched(from, bad));
+    ASSERT_TRUE(b.failed()) << bad;
+    EXPECT_NE(b.error().message.find("buffers[1].packed"), std::string::npos)
+        << b.error().message;
+  }
 }
 
 TEST(ManifestTest, ReferenceManifestRules) {

@@ -15,6 +15,9 @@
 // CHECK-NEXT:      memopt-decompose-linalg
 // CHECK-NEXT:    ),
 // CHECK-NEXT:    func.func(
+// CHECK-NEXT:      memopt-pack-sub-byte-integers
+// CHECK-NEXT:    ),
+// CHECK-NEXT:    func.func(
 // CHECK-NEXT:      memopt-fold-slices
 // CHECK-NEXT:    ),
 // CHECK-NEXT:    func.func(
@@ -107,6 +110,7 @@
 // CHECK-NEXT:      convert-gpu-to-nvvm{
 // CHECK-SAME:        use-bare-ptr-memref-call-conv=true
 // CHECK-NEXT:      memopt-fix-shared-globals,
+// CHECK-NEXT:      memopt-bool-vectors-as-bytes,
 // CHECK-NEXT:      canonicalize
 // CHECK-NEXT:      cse,
 // CHECK-NEXT:      reconcile-unrealized-casts

@@ -50,7 +50,7 @@ func.func @dynamic_result(%x: tensor<8x4xf32>) -> tensor<?x4xf32> {
 
 // -----
 
-// expected-error @+1 {{'func.func' op has an unsupported argument type 'tensor<4xcomplex<f32>>': element type is not one of f16, bf16, f32, f64, i1, i8, i16, i32, i64}}
+// expected-error @+1 {{'func.func' op has an unsupported argument type 'tensor<4xcomplex<f32>>': element type is not one of f16, bf16, f32, f64, i1, i2, i4, i8, i16, i32, i64}}
 func.func @complex_element(%x: tensor<4xcomplex<f32>>) {
   return
 }
@@ -64,8 +64,8 @@ func.func @f8_element(%x: tensor<4xf8E4M3FN>) {
 
 // -----
 
-// expected-error @+1 {{'func.func' op has an unsupported argument type 'tensor<4xi4>': element type is not one of}}
-func.func @i4_element(%x: tensor<4xi4>) {
+// expected-error @+1 {{'func.func' op has an unsupported argument type 'tensor<4xi3>': element type is not one of}}
+func.func @i3_element(%x: tensor<4xi3>) {
   return
 }
 

@@ -90,6 +90,36 @@ def MemoptCheckInputContractPass
   }];
 }
 
+def MemoptPackSubByteIntegersPass
+    : Pass<"memopt-pack-sub-byte-integers", "func::FuncOp"> {
+  let summary = "Store i2/i4 function inputs packed in bytes, unpacked in "
+                "the bodies that read them";
+  let description = [{
+    Runs after memopt-decompose-linalg, in every pipeline. A function
+    argument of `tensor<... x N x i4>` (or i2) becomes `tensor<... x N/2 x
+    i8>` (N/4 for i2): element j of the innermost dim is bits
+    [4 (j mod 2), 4 (j mod 2) + 4) of byte j floordiv 2, the layout of
+    PyTorch's, IREE's and GPTQ's packed int4 weights (low nibble first).
+    Reshapes of it are rewritten on the packed tensor (the innermost dims
+    divided by the factor). In each linalg op reading it (named ops are
+    generalized), the loop over the packed dim is split into the byte index
+    and, innermost, the element's position in its byte (extent 2 for i4):
+    the byte is read through a projected permutation, the op's other
+    operands along that loop are expanded (`tensor.expand_shape`) and its
+    results collapsed back, and the body computes the i4 value as
+    `trunci(shrui(byte, 4 * lane))`. A constant index into the packed dim
+    reads byte c floordiv 2 at lane c mod 2. The body's ops on i4 (extsi,
+    extui, sitofp, uitofp) are
+    unchanged. The launch manifest describes the buffer as its i8 storage
+    and the logical i4 tensor (`packed`). memopt-check-input-contract has
+    already refused sub-byte results and intermediates and innermost dims
+    not a multiple of the factor; this pass refuses, with an error at the
+    op, any other reader than a linalg input or a reshape.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
+                           "arith::ArithDialect"];
+}
+
 def MemoptDecomposeLinalgPass
     : InterfacePass<"memopt-decompose-linalg", "FunctionOpInterface"> {
   let summary = "Decompose aggregate linalg ops (linalg.softmax) and generalize "
@@ -561,6 +591,21 @@ def MemoptMarkReadOnlyArgsPass
   let statistics = [
     Statistic<"numMarked", "num-marked", "Arguments marked read-only">
   ];
+}
+
+def MemoptBoolVectorsAsBytesPass : Pass<"memopt-bool-vectors-as-bytes"> {
+  let summary = "Give vector-of-i1 memory accesses their byte-per-element "
+                "meaning";
+  let description = [{
+    Runs on the LLVM dialect (kernel modules and the host entry point).
+    memopt stores i1 one byte per element, and a scalar `llvm.load` of i1
+    reads one byte; a vector of i1 is bit-packed in LLVM's memory model, so
+    a widened `load <4 x i1>` would read four bools from the low bits of
+    one byte. Every load, store, masked load and masked store of a vector
+    of i1 here moves a vector of i8 instead (truncated after a load,
+    zero-extended before a store). A gather or scatter of i1 data is an
+    error.
+  }];
 }
 
 def MemoptFixSharedGlobalsPass : Pass<"memopt-fix-shared-globals"> {

@@ -16,6 +16,7 @@
 
 #include "memopt/Dialect/MemoptDialect.h"
 #include "memopt/Transforms/Options.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
@@ -176,6 +177,22 @@ FailureOr<gpu::LaunchOp> formNaiveKernel(RewriterBase &rewriter,
 /// grid and block, so that the kernel runs on the host. Fails if the body
 /// synchronizes (barrier, shuffle) or uses workgroup memory.
 LogicalResult convertLaunchToLoops(RewriterBase &rewriter, gpu::LaunchOp op);
+
+/// Sub-byte integers (i2, i4) are stored packed: how many elements share a
+/// byte (4 for i2, 2 for i4), or 0 for any other type.
+unsigned getSubBytePackFactor(Type elementType);
+
+/// The i8 storage of a packed sub-byte tensor: `t` with its innermost dim
+/// divided by the pack factor. Null unless `t` is a static tensor of rank
+/// >= 1 whose element type packs and whose innermost dim is a multiple of
+/// the factor.
+RankedTensorType getPackedStorageType(RankedTensorType t);
+
+/// Rewrites the packable sub-byte arguments of `func` to their packed i8
+/// storage (memopt-pack-sub-byte-integers); `func` must be in the input
+/// contract after memopt-decompose-linalg. Fails, with an error at the
+/// offending op, on a reader it cannot rewrite.
+LogicalResult packSubByteArguments(func::FuncOp func);
 
 } // namespace mlir::memopt
 

@@ -71,6 +71,11 @@ uint64_t bufferStreamSeed(uint64_t seed, int64_t bufferId);
 void fillBuffer(void *data, int64_t numElements, DType type, uint64_t seed,
                 int64_t bufferId);
 
+/// Fills `numBytes` bytes with uniformly random bytes from the stream for
+/// (seed, bufferId): the storage of packed sub-byte integers, so that every
+/// element value appears in every position of a byte.
+void fillBytes(void *data, int64_t numBytes, uint64_t seed, int64_t bufferId);
+
 /// Allocates and fills host copies of all input buffers of `m`; element i of
 /// the result is the buffer with id i (empty for non-inputs). Signature
 /// inputs (host-only ones included) are filled from the seed; derived inputs

@@ -84,6 +84,12 @@ struct Buffer {
   DerivedInfo derived;
   /// Host-only outputs only: fields the host copies from an input.
   std::vector<PassThroughField> passThrough;
+  /// Inputs only: the i8 storage of a sub-byte integer tensor ("packed":
+  /// {"dtype": "i4", "shape": [...]}), `8 / packedBits` elements to a byte,
+  /// low bits first; 0 when the buffer is not packed. Its elements are
+  /// filled from the seed as uniformly random bytes.
+  int packedBits = 0;
+  std::vector<int64_t> packedShape;
 
   /// Number of elements: product of the shape (1 for rank 0).
   int64_t numElements() const;
