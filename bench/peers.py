@@ -234,6 +234,13 @@ def _workloads(torch):
         y = q.half() * scale[..., None]
         return y.reshape(w.shape[0], -1)
 
+    def dequantu4(w, scale, zp):
+        # Unsigned nibbles (low first) with a zero point, f32 math, bf16 out.
+        wi = w.to(torch.int32) & 0xFF
+        q = torch.stack((wi & 15, wi >> 4), -1).reshape(*w.shape[:-1], -1)
+        y = (q.float() - zp.float()[..., None]) * scale.float()[..., None]
+        return y.bfloat16().reshape(w.shape[0], -1)
+
     def qkvnorm(qkv, wq, wk):
         # QK-norm on a fused projection's output: q, k, v = unbind(1),
         # RMSNorm of q and k over the head dim in f32, v made contiguous
@@ -264,6 +271,19 @@ def _workloads(torch):
                      lambda: (torch.randint(-128, 128, (8192, 32, 64),
                                             device="cuda", dtype=torch.int8),
                               rand(8192, 32).half()), dequant4),
+        "dequant4l": ("group-wise int4 dequantization, 14336x4096 signed "
+                      "i4 packed two to a byte, f16 scale per 128, f16 out",
+                      lambda: (torch.randint(-128, 128, (14336, 32, 64),
+                                             device="cuda", dtype=torch.int8),
+                               rand(14336, 32).half()), dequant4),
+        "dequantu4": ("AWQ-style uint4 dequantization with zero points, "
+                      "4096x14336 packed two to a byte, bf16 scale and zero "
+                      "point per 128, f32 math, bf16 out",
+                      lambda: (torch.randint(-128, 128, (4096, 112, 64),
+                                             device="cuda", dtype=torch.int8),
+                               rand(4096, 112).bfloat16(),
+                               (rand(4096, 112) * 8 + 8).bfloat16()),
+                      dequantu4),
         "qkvnorm": ("QK-norm on a fused QKV output split by unbind, "
                     "8192x3x32x128 bf16",
                     lambda: (rand(8192, 3, 32, 128).bfloat16(),
@@ -592,6 +612,16 @@ def _jax_workloads(jax):
         y = q.astype(jnp.float16) * scale[..., None]
         return y.reshape(w.shape[0], -1)
 
+    def dequantu4(w, scale, zp):
+        wi = w.astype(jnp.int32) & 0xFF
+        q = jnp.stack((wi & 15, wi >> 4), -1).reshape(*w.shape[:-1], -1)
+        y = ((q.astype(jnp.float32) - zp.astype(jnp.float32)[..., None]) *
+             scale.astype(jnp.float32)[..., None])
+        return y.astype(jnp.bfloat16).reshape(w.shape[0], -1)
+
+    def dequant4l(w, scale):
+        return dequant4(w, scale)
+
     def rope(x, c, s):
         x0 = x[..., 0].astype(jnp.float32)
         x1 = x[..., 1].astype(jnp.float32)
@@ -600,7 +630,7 @@ def _jax_workloads(jax):
                          -1).astype(jnp.bfloat16)
 
     return {f.__name__: f for f in
-            (dequant4, vecmat, rope, ropef16, cmul, ropeneox, qkvnorm, w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
+            (dequant4, dequant4l, dequantu4, vecmat, rope, ropef16, cmul, ropeneox, qkvnorm, w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
              lnbwdf, rmsbwd, midmean, bnstats, colwide, colnarrow, sm0, sm1,
              attnmask, attnmaskbf, posadd, lse, lsef32, argmax, ln0, biasgelu,
              rmsdec,

@@ -32,6 +32,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -218,6 +220,58 @@ static void foldScalarExtract(RewriterBase &rewriter, tensor::ExtractOp extract)
     rewriter.eraseOp(extract);
 }
 
+/// Tensor constants from a module's resources (`dense_resource<name>`, as
+/// torch-mlir and IREE import weights and tables) as the dense constants
+/// they hold, so that every pipeline (the f64 reference too) and the
+/// manifest see their values. A blob that is missing (elided) or does not
+/// hold the type's bytes is an error.
+static LogicalResult inlineResourceConstants(func::FuncOp func) {
+  WalkResult r = func.walk([&](arith::ConstantOp op) {
+    auto res = dyn_cast<DenseResourceElementsAttr>(op.getValue());
+    if (!res)
+      return WalkResult::advance();
+    auto type = cast<ShapedType>(res.getType());
+    Type elt = type.getElementType();
+    AsmResourceBlob *blob = res.getRawHandle().getBlob();
+    if (!blob) {
+      op.emitOpError("reads dense_resource<")
+          << res.getRawHandle().getKey()
+          << ">, whose data is not in the module (elided?)";
+      return WalkResult::interrupt();
+    }
+    ArrayRef<char> data = blob->getData();
+    int64_t n = type.getNumElements();
+    int64_t bytes = elt.isIntOrFloat()
+                        ? n * std::max<int64_t>(1, elt.getIntOrFloatBitWidth() / 8)
+                        : -1;
+    if (!elt.isIntOrFloat() || (!elt.isInteger(1) &&
+                                elt.getIntOrFloatBitWidth() % 8 != 0)) {
+      op.emitOpError("reads a dense_resource of element type ")
+          << elt << ", which memopt does not unpack";
+      return WalkResult::interrupt();
+    }
+    if ((int64_t)data.size() != bytes) {
+      op.emitOpError("reads dense_resource<")
+          << res.getRawHandle().getKey() << "> of " << data.size()
+          << " bytes where " << type << " needs " << bytes;
+      return WalkResult::interrupt();
+    }
+    DenseElementsAttr dense;
+    if (elt.isInteger(1)) {
+      // One byte per bool in the blob; DenseElementsAttr packs bits.
+      SmallVector<bool> bools;
+      for (char c : data)
+        bools.push_back(c != 0);
+      dense = DenseElementsAttr::get(type, bools);
+    } else {
+      dense = DenseElementsAttr::getFromRawBuffer(type, data);
+    }
+    op.setValueAttr(dense);
+    return WalkResult::advance();
+  });
+  return failure(r.wasInterrupted());
+}
+
 namespace {
 struct MemoptNormalizeFrontendFormsPass final
     : memopt::impl::MemoptNormalizeFrontendFormsPassBase<
@@ -225,6 +279,8 @@ struct MemoptNormalizeFrontendFormsPass final
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     IRRewriter rewriter(&getContext());
+    if (failed(inlineResourceConstants(func)))
+      return signalPassFailure();
     // alloc_tensor without a copy: an empty tensor.
     SmallVector<bufferization::AllocTensorOp> allocs;
     func.walk([&](bufferization::AllocTensorOp op) {
