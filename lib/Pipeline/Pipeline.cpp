@@ -142,6 +142,7 @@ static Options getKnobs(const MemoptFormKernelsPassOptions &from) {
   to.warpSize = from.warpSize;
   to.vectorBytes = from.vectorBytes;
   to.rowChunksPerThread = from.rowChunksPerThread;
+  to.elementwiseLoadBytes = from.elementwiseLoadBytes;
   to.columnRowsPerBlock = from.columnRowsPerBlock;
   to.columnUnroll = from.columnUnroll;
   to.columnSliceBytes = from.columnSliceBytes;

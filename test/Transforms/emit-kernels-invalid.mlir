@@ -531,3 +531,64 @@ func.func @f(%x: memref<4x8195xf32>, %s: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+// Several chunks per thread on shifted rows.
+func.func @f(%x: memref<7x333xf32>, %b: memref<333xf32>, %y: memref<7x333xf32>) {
+  // expected-error @+1 {{several chunks per thread need the rows or flat layout}}
+  memopt.kernel_group attributes {strategy = #memopt.elementwise<layout = shifted_rows, vector = 4, threads = 256, chunks = 2>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %b : memref<7x333xf32>, memref<333xf32>) outs(%y : memref<7x333xf32>) {
+    ^bb0(%a: f32, %c: f32, %o: f32):
+      %r = arith.addf %a, %c : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Several chunks per thread over a flat array whose last chunk is partial.
+func.func @f(%x: memref<7x333xf32>, %y: memref<7x333xf32>) {
+  // expected-error @+1 {{several chunks per thread in the flat layout need its elements to be a multiple of the vector}}
+  memopt.kernel_group attributes {strategy = #memopt.elementwise<layout = flat, vector = 4, threads = 256, chunks = 2>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<7x333xf32>) outs(%y : memref<7x333xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %r = arith.negf %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// An in-place update (y += x) whose chunks threads x chunks do not divide:
+// a repeated chunk would add x twice.
+func.func @f(%x: memref<7x336xf32>, %y: memref<7x336xf32>) {
+  // expected-error @+1 {{the group updates a buffer in place, so its 588 chunks must be a multiple of threads x chunks (no chunk may be repeated)}}
+  memopt.kernel_group attributes {strategy = #memopt.elementwise<layout = rows, vector = 4, threads = 64, chunks = 4>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<7x336xf32>) outs(%y : memref<7x336xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %r = arith.addf %a, %o : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Chunks per thread out of range.
+func.func @f(%x: memref<7x336xf32>, %y: memref<7x336xf32>) {
+  // expected-error @+1 {{chunks must be between 1 and 64}}
+  memopt.kernel_group attributes {strategy = #memopt.elementwise<layout = rows, vector = 4, threads = 64, chunks = 0>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<7x336xf32>) outs(%y : memref<7x336xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %r = arith.negf %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}

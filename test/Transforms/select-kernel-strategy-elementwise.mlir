@@ -1,6 +1,8 @@
 // The elementwise family's selection rules: the plan only.
 // RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(memopt-set-target, func.func(memopt-form-groups, memopt-select-kernel-strategy))" | FileCheck %s
 // RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(memopt-set-target, func.func(memopt-form-groups, memopt-select-kernel-strategy{block-size=128 vector-bytes=8}))" | FileCheck %s --check-prefix=KNOBS
+// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(memopt-set-target, func.func(memopt-form-groups, memopt-select-kernel-strategy{elementwise-load-bytes=0}))" | FileCheck %s --check-prefix=LOADS
+// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(memopt-set-target, func.func(memopt-form-groups, memopt-select-kernel-strategy{elementwise-load-bytes=32}))" | FileCheck %s --check-prefix=LOADS32
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #col = affine_map<(d0, d1) -> (d1)>
@@ -75,6 +77,77 @@ func.func @gather(%x: memref<1024x4xf32>, %y: memref<1024xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0) -> (d0, 2)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : memref<1024x4xf32>) outs(%y : memref<1024xf32>) {
   ^bb0(%a: f32, %o: f32):
     %r = arith.mulf %a, %a : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// bf16 widened to f32: a 16-byte store per chunk, but 8 bytes loaded, so
+// each thread takes 2 chunks (16 bytes of loads in flight).
+// CHECK-LABEL: func.func @widen_bf16
+// CHECK: #memopt.elementwise<layout = rows, vector = 4, threads = 256, chunks = 2>
+// LOADS-LABEL: func.func @widen_bf16
+// LOADS: #memopt.elementwise<layout = rows, vector = 4, threads = 256>
+func.func @widen_bf16(%x: memref<8192x4096xbf16>, %y: memref<8192x4096xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : memref<8192x4096xbf16>) outs(%y : memref<8192x4096xf32>) {
+  ^bb0(%a: bf16, %o: f32):
+    %r = arith.extf %a : bf16 to f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// i8 codes and a per-row scale to f32: 4 + 4 bytes a chunk (the scale
+// counted once), 2 chunks; at 32 bytes a thread (LOADS) 4.
+// CHECK-LABEL: func.func @dequant_i8
+// CHECK: #memopt.elementwise<layout = rows, vector = 4, threads = 256, chunks = 2>
+// LOADS-LABEL: func.func @dequant_i8
+// LOADS: #memopt.elementwise<layout = rows, vector = 4, threads = 256>
+// LOADS32-LABEL: func.func @dequant_i8
+// LOADS32: #memopt.elementwise<layout = rows, vector = 4, threads = 256, chunks = 4>
+func.func @dequant_i8(%q: memref<4096x4096xi8>, %s: memref<4096xf32>, %y: memref<4096x4096xf32>) {
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%q, %s : memref<4096x4096xi8>, memref<4096xf32>) outs(%y : memref<4096x4096xf32>) {
+  ^bb0(%a: i8, %c: f32, %o: f32):
+    %f = arith.sitofp %a : i8 to f32
+    %r = arith.mulf %f, %c : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// The same widening over too few chunks to keep every multiprocessor's
+// threads busy at 2 per thread: one chunk per thread.
+// CHECK-LABEL: func.func @widen_small
+// CHECK: #memopt.elementwise<layout = rows, vector = 4, threads = 256>
+func.func @widen_small(%x: memref<256x4096xbf16>, %y: memref<256x4096xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : memref<256x4096xbf16>) outs(%y : memref<256x4096xf32>) {
+  ^bb0(%a: bf16, %o: f32):
+    %r = arith.extf %a : bf16 to f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// f32 in, f32 out: 16 bytes loaded per chunk already.
+// CHECK-LABEL: func.func @add_f32
+// CHECK: #memopt.elementwise<layout = rows, vector = 4, threads = 256>
+func.func @add_f32(%x: memref<8192x4096xf32>, %z: memref<8192x4096xf32>, %y: memref<8192x4096xf32>) {
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %z : memref<8192x4096xf32>, memref<8192x4096xf32>) outs(%y : memref<8192x4096xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
     linalg.yield %r : f32
   }
   return

@@ -428,9 +428,10 @@ def elementwise(rows, n, broadcast):
         "control": ("%two = arith.constant 2.0 : f32", "%two = arith.constant 2.001 : f32", "a scale 0.05% off"),
     }
 
-def ew(layout, vector, threads, windowed=False):
+def ew(layout, vector, threads, windowed=False, chunks=1):
     w = ", windowed = true" if windowed else ""
-    return f"#memopt.elementwise<layout = {layout}, vector = {vector}, threads = {threads}{w}>"
+    c = f", chunks = {chunks}" if chunks != 1 else ""
+    return f"#memopt.elementwise<layout = {layout}, vector = {vector}, threads = {threads}{w}{c}>"
 
 def pieces(rows, n):
     """rotate_half after memopt-fold-slices: cat(-x[:, h:], x[:, :h]) read
@@ -690,6 +691,25 @@ def main():
         (ew("flat", 2, 32), "flat chunks of 2, 32 threads"),
     ]
     gen("elementwise-flat", s, out)
+    # Several chunks per thread: 7 rows of 336 with a bias (588 chunks of
+    # 4), or 7 x 332 as one flat array (581 chunks of 4); blocks that cover
+    # more chunks than are left repeat the last one.
+    s = elementwise(7, 336, broadcast=True)
+    s["cases"] = [
+        (ew("rows", 4, 64, chunks=4), "rows, 4 chunks of 4 per thread (3 blocks of 256 chunks: the last repeats chunk 587)"),
+        (ew("rows", 4, 32, chunks=2), "rows, 2 chunks per thread, 32 threads"),
+        (ew("rows", 2, 32, chunks=8), "rows, 8 chunks of 2 per thread"),
+        (ew("rows", 1, 128, chunks=4), "scalar lanes, 4 per thread"),
+        (ew("rows", 4, 256, chunks=8), "one block of 2048 chunks, most of them repeats"),
+    ]
+    gen("elementwise-chunks", s, out)
+    s = elementwise(7, 332, broadcast=False)
+    s["cases"] = [
+        (ew("flat", 4, 32, chunks=4), "flat, 4 chunks of 4 per thread"),
+        (ew("flat", 2, 64, chunks=8), "flat, 8 chunks of 2 per thread"),
+        (ew("flat", 4, 145, chunks=4), "flat, 145 threads: 581 chunks exactly"),
+    ]
+    gen("elementwise-flat-chunks", s, out)
     # 5 rows of 48 pairs (after memopt-widen-records): the fields and the
     # tables read through one aligned window per chunk, or lane by lane.
     s = records(5, 48)
@@ -699,6 +719,8 @@ def main():
         (ew("rows", 2, 32), "chunks of one pair, 32 threads, lane by lane"),
         (ew("rows", 2, 64, windowed=True), "chunks of one pair, windows of 2 and 1 elements"),
         (ew("rows", 1, 64), "scalar lanes"),
+        (ew("rows", 4, 32, windowed=True, chunks=4), "windows, 4 chunks per thread (120 chunks in one block of 128)"),
+        (ew("rows", 2, 16, windowed=True, chunks=2), "windows of one pair, 2 chunks per thread"),
     ]
     gen("elementwise-records", s, out)
     # 3 rows of 2 x 32 (rotate_half): the halves read at j mod 32 (+ 32),

@@ -213,13 +213,22 @@ def Memopt_ElementwiseStrategyAttr
     `block_order` (rows and shifted_rows layouts; default empty, the
     identity): the order in which consecutive rows walk the outer dims,
     outermost first, as on #memopt.row.
+    `chunks` (rows and flat layouts; default 1, printed only when set): the
+    chunks each thread computes. Block b covers `threads * chunks`
+    consecutive chunks, chunk j of its threads the j-th slab of `threads`
+    (each slab coalesced); every chunk's loads are issued before any of
+    its stores, so a thread has `chunks` times the bytes in flight. The
+    grid's last block repeats the last chunk for the chunks past the end
+    (idempotent stores), which groups that update a buffer in place
+    cannot do: for them the chunks must divide evenly.
   }];
   let parameters = (ins
     EnumParameter<Memopt_ElementwiseLayout>:$layout,
     "int64_t":$vector,
     "int64_t":$threads,
     DefaultValuedParameter<"bool", "false">:$windowed,
-    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$block_order);
+    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$block_order,
+    DefaultValuedParameter<"int64_t", "1">:$chunks);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

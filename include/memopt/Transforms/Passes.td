@@ -161,6 +161,9 @@ defvar MemoptKernelShapeOptions = [
            "Widest global access in bytes (0: the target's)">,
     Option<"rowChunksPerThread", "row-chunks-per-thread", "unsigned", "8",
            "Row kernels: vector chunks of a row each thread holds">,
+    Option<"elementwiseLoadBytes", "elementwise-load-bytes", "unsigned", "16",
+           "Elementwise kernels: least bytes each thread loads (groups whose "
+           "chunk loads fewer take several chunks per thread)">,
     Option<"columnRowsPerBlock", "column-rows-per-block", "unsigned", "256",
            "Column reductions: rows reduced by one block">,
     Option<"columnUnroll", "column-unroll", "unsigned", "16",

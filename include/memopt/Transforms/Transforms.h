@@ -48,6 +48,13 @@ struct KernelTargetInfo {
   /// quantization epilogue (W8: 88.5% of copy vs 83.7% with 4) and within
   /// noise for RMSNorm and softmax (bench/results/*tune*).
   unsigned rowChunksPerThread = 8;
+  /// Elementwise kernels: least bytes each thread loads. A group whose
+  /// chunk loads fewer (packed int4 weights and a per-group scale: 6 bytes
+  /// for a 16-byte store) takes 2, 4 or 8 chunks per thread, as long as
+  /// the grid still fills every multiprocessor's threads (run 42 under
+  /// Nsight Compute: such a kernel stalls on its few loads in flight).
+  /// 0 keeps one chunk per thread.
+  unsigned elementwiseLoadBytes = 16;
   /// Column reductions: rows one block reduces (the atomics that combine
   /// slices are one per column per this many rows) and rows loaded per
   /// loop iteration (independent loads in flight per thread). 16 measured

@@ -63,6 +63,74 @@ static std::string getInPlaceRowUpdate(const Group &group) {
   return "";
 }
 
+/// Whether a buffer the group writes is also read from memory by it (an
+/// in-place update): a repeated chunk would then read a value another
+/// thread has already updated.
+static bool updatesInPlace(const Group &group) {
+  return llvm::any_of(group.written, [&](auto &entry) {
+    return group.readExternal.contains(entry.first);
+  });
+}
+
+/// Bytes one chunk of `vec` lanes loads from memory: each distinct
+/// (buffer, map) read once, a per-row value as one element, a contiguous
+/// read as `vec` elements, a windowed read as its window.
+static int64_t getChunkLoadBytes(const Group &group,
+                                 const KernelTargetInfo &target, unsigned vec,
+                                 bool windowed) {
+  int64_t bytes = 0;
+  DenseSet<std::pair<Value, AffineMap>> seen;
+  for (const GroupOp &g : group.ops) {
+    unsigned inner = g.op.getNumLoops() - 1;
+    for (OpOperand *operand : g.op.getDpsInputOperands()) {
+      auto mt = dyn_cast<MemRefType>(operand->get().getType());
+      if (!mt)
+        continue;
+      Value root = getRootBuffer(operand->get());
+      if (isGroupPrivate(root, group))
+        continue;
+      AffineMap map = g.op.getMatchingIndexingMap(operand);
+      if (!seen.insert({root, map}).second)
+        continue;
+      int64_t eb = getElementBytes(mt.getElementType());
+      if (g.role == RowRole::Scalar || !map.isFunctionOfDim(inner)) {
+        bytes += eb;
+        continue;
+      }
+      auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+      if (windowed && !(last && last.getPosition() == inner)) {
+        if (std::optional<LaneWindow> w = getLaneWindow(
+                operand->get(), map, inner, vec, target.vectorBytes / eb)) {
+          bytes += w->width * eb;
+          continue;
+        }
+      }
+      bytes += vec * eb;
+    }
+  }
+  return bytes;
+}
+
+/// Chunks per thread: the fewest powers of two (at most 8) whose loads
+/// reach the target's `elementwiseLoadBytes`, while the grid keeps at least
+/// the threads every multiprocessor holds at once (2048 on sm_80..sm_90:
+/// twice the largest block), so that fewer threads do not idle the chip.
+static int64_t selectChunks(const Group &group, const KernelTargetInfo &target,
+                            int64_t totalChunks, unsigned vec, bool windowed,
+                            bool evenOnly, int64_t threads) {
+  int64_t loadBytes = getChunkLoadBytes(group, target, vec, windowed);
+  if (loadBytes <= 0 || target.elementwiseLoadBytes == 0)
+    return 1;
+  int64_t minThreads =
+      (int64_t)target.multiprocessors * 2 * target.maxThreadsPerBlock;
+  int64_t chunks = 1;
+  while (chunks < 8 && chunks * loadBytes < target.elementwiseLoadBytes &&
+         totalChunks / (chunks * 2) >= minThreads &&
+         (!evenOnly || totalChunks % (threads * chunks * 2) == 0))
+    chunks *= 2;
+  return chunks;
+}
+
 FailureOr<ElementwiseStrategyAttr> kf::selectElementwiseStrategy(
     const Group &group, const KernelTargetInfo &target, std::string &why) {
   why = getInPlaceRowUpdate(group);
@@ -72,7 +140,8 @@ FailureOr<ElementwiseStrategyAttr> kf::selectElementwiseStrategy(
   int64_t threads = target.blockSize;
   if (group.inner < 0)
     return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::Rows, 1,
-                                        threads, false, DenseI64ArrayAttr());
+                                        threads, false, DenseI64ArrayAttr(),
+                                        1);
   unsigned vec = chooseVectorWidth(group, target, /*rowsMayBeMisaligned=*/false,
                                    /*windows=*/true);
   unsigned wide =
@@ -88,22 +157,36 @@ FailureOr<ElementwiseStrategyAttr> kf::selectElementwiseStrategy(
       group.numRows() * (int64_t)llvm::divideCeil(group.inner, lanes) <
           threads)
     return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::Rows, 1,
-                                        threads, false, DenseI64ArrayAttr());
+                                        threads, false, DenseI64ArrayAttr(),
+                                        1);
+  bool evenOnly = updatesInPlace(group);
   if (wide > vec) {
-    if (canUseFlat(group))
+    if (canUseFlat(group)) {
+      int64_t total = group.numRows() * group.inner;
+      int64_t chunks =
+          total % wide != 0
+              ? 1
+              : selectChunks(group, target, total / wide, wide,
+                             /*windowed=*/false, evenOnly, threads);
       return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::Flat, wide,
-                                          threads, false, DenseI64ArrayAttr());
+                                          threads, false, DenseI64ArrayAttr(),
+                                          chunks);
+    }
     // Otherwise (row-scalar or broadcast operands) the rows' chunks are
     // shifted to the buffers' alignment as in row kernels.
     if (group.inner > (int64_t)wide)
       return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::ShiftedRows,
                                           wide, threads, false,
-                                          selectBlockOrder(group, target));
+                                          selectBlockOrder(group, target), 1);
   }
-  return ElementwiseStrategyAttr::get(
-      ctx, ElementwiseLayout::Rows, vec, threads,
-      /*windowed=*/vec > 1 && hasWindowAccesses(group),
-      selectBlockOrder(group, target));
+  bool windowed = vec > 1 && hasWindowAccesses(group);
+  int64_t chunks =
+      vec > 1 ? selectChunks(group, target, group.numRows() * (group.inner / vec),
+                             vec, windowed, evenOnly, threads)
+              : 1;
+  return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::Rows, vec,
+                                      threads, windowed,
+                                      selectBlockOrder(group, target), chunks);
 }
 
 LogicalResult kf::checkElementwiseStrategy(const Group &group,
@@ -151,27 +234,86 @@ LogicalResult kf::checkElementwiseStrategy(const Group &group,
       return fail() << "block_order needs a rows or shifted_rows layout";
     break;
   }
+  int64_t chunks = s.getChunks();
+  if (chunks < 1 || chunks > 64)
+    return fail() << "chunks must be between 1 and 64";
+  if (chunks > 1) {
+    if (s.getLayout() == ElementwiseLayout::ShiftedRows)
+      return fail() << "several chunks per thread need the rows or flat "
+                       "layout";
+    if (s.getLayout() == ElementwiseLayout::Flat &&
+        (group.numRows() * group.inner) % vec != 0)
+      return fail() << "several chunks per thread in the flat layout need "
+                       "its elements to be a multiple of the vector";
+    int64_t total = s.getLayout() == ElementwiseLayout::Flat
+                        ? group.numRows() * group.inner / vec
+                        : group.numRows() * std::max<int64_t>(1, group.inner / vec);
+    if (updatesInPlace(group) && total % (s.getThreads() * chunks) != 0)
+      return fail() << "the group updates a buffer in place, so its "
+                    << total << " chunks must be a multiple of threads x "
+                                "chunks (no chunk may be repeated)";
+  }
   return checkBlockOrder(group, s, s.getBlockOrder(), anchor);
+}
+
+/// A launch of `chunks` chunks per thread over `total` chunks: blocks of
+/// `threads` covering `threads * chunks` consecutive chunks each. Returns
+/// each of a thread's chunk indices, the j-th in the block's j-th slab of
+/// `threads`; past the end (the last block) the last chunk again.
+static SmallVector<Value> createChunkedLaunch(RewriterBase &b, Location loc,
+                                              int64_t total, int64_t threads,
+                                              int64_t chunks,
+                                              gpu::LaunchOp &launch) {
+  int64_t grid = llvm::divideCeil(total, threads * chunks);
+  Value linear;
+  launch = createLinearLaunch(b, loc, grid * threads, threads, linear);
+  Value base = arith::MulIOp::create(b, loc, launch.getBlockIds().x,
+                                     cIdx(b, loc, threads * chunks));
+  base = arith::AddIOp::create(b, loc, base, launch.getThreadIds().x);
+  SmallVector<Value> ids;
+  for (int64_t j = 0; j < chunks; ++j) {
+    Value id = j == 0 ? base
+                      : arith::AddIOp::create(b, loc, base,
+                                              cIdx(b, loc, j * threads))
+                            .getResult();
+    if (grid * threads * chunks > total)
+      id = arith::MinUIOp::create(b, loc, id, cIdx(b, loc, total - 1));
+    ids.push_back(id);
+  }
+  return ids;
+}
+
+/// Emits the group once per state, op by op across the states (every
+/// chunk's loads come before any chunk's stores, so they are in flight
+/// together), then each state's stores.
+static void emitInterleaved(RewriterBase &b, Group &group,
+                            MutableArrayRef<EmitState> states,
+                            ArrayRef<Value> leaders) {
+  for (const GroupOp &g : group.ops)
+    for (EmitState &st : states) {
+      Value partial;
+      emitOp(b, st, g, 1, partial);
+    }
+  for (auto [st, leader] : llvm::zip_equal(states, leaders))
+    storeResults(b, st, group, 1, leader);
 }
 
 static void emitFlatElementwiseKernel(RewriterBase &b, Group &group,
                                       int64_t threads, int64_t rows,
-                                      unsigned vec) {
+                                      unsigned vec, int64_t perThread) {
   SmallVector<int64_t> rowShape(group.outer.begin(), group.outer.end());
   rowShape.push_back(group.inner);
   Location loc = group.ops.front().op.getLoc();
   int64_t total = rows * group.inner;
   int64_t chunks = llvm::divideCeil(total, (int64_t)vec);
   b.setInsertionPoint(group.ops.back().op);
-  Value linear;
-  gpu::LaunchOp launch = createLinearLaunch(b, loc, chunks, threads, linear);
-  Value k0 = arith::MulIOp::create(b, loc, linear, cIdx(b, loc, vec));
-  auto emitChunk = [&](bool partial) {
+  Block *entry = nullptr;
+  auto makeState = [&](Value k0, bool partial) {
     EmitState st(loc);
     st.vec = vec;
     st.shifted = true;
     st.forceLanes = partial;
-    st.kernelEntry = &launch.getBody().front();
+    st.kernelEntry = entry;
     st.rowShape = rowShape;
     st.outerIds.assign(group.outer.size(), cIdx(b, loc, 0));
     st.chunkBase.push_back(k0);
@@ -188,6 +330,28 @@ static void emitFlatElementwiseKernel(RewriterBase &b, Group &group,
                         cIdx(b, loc, total))
                         .getResult()
                   : yes);
+    return st;
+  };
+  if (perThread > 1) {
+    // (The strategy's check: the elements are a multiple of the vector.)
+    gpu::LaunchOp launch;
+    SmallVector<Value> ids =
+        createChunkedLaunch(b, loc, chunks, threads, perThread, launch);
+    entry = &launch.getBody().front();
+    SmallVector<EmitState, 0> states;
+    for (Value id : ids)
+      states.push_back(makeState(
+          arith::MulIOp::create(b, loc, id, cIdx(b, loc, vec)), false));
+    emitInterleaved(b, group, states,
+                    SmallVector<Value>(states.size(), Value()));
+    return;
+  }
+  Value linear;
+  gpu::LaunchOp launch = createLinearLaunch(b, loc, chunks, threads, linear);
+  entry = &launch.getBody().front();
+  Value k0 = arith::MulIOp::create(b, loc, linear, cIdx(b, loc, vec));
+  auto emitChunk = [&](bool partial) {
+    EmitState st = makeState(k0, partial);
     for (const GroupOp &g : group.ops) {
       Value partialValue;
       emitOp(b, st, g, 1, partialValue);
@@ -220,43 +384,62 @@ void kf::emitElementwiseKernel(RewriterBase &b, Group &group,
   unsigned vec = s.getVector();
   int64_t rows = group.numRows();
   if (s.getLayout() == ElementwiseLayout::Flat)
-    return emitFlatElementwiseKernel(b, group, s.getThreads(), rows, vec);
+    return emitFlatElementwiseKernel(b, group, s.getThreads(), rows, vec,
+                                     s.getChunks());
   bool shifted = s.getLayout() == ElementwiseLayout::ShiftedRows;
   int64_t chunksPerRow =
       scalarOnly ? 1 : getChunksPerRow(group.inner, vec, shifted);
   int64_t total = rows * chunksPerRow;
   b.setInsertionPoint(group.ops.back().op);
-  Value linear;
-  gpu::LaunchOp launch =
-      createLinearLaunch(b, loc, total, s.getThreads(), linear);
-  EmitState st(loc);
-  st.vec = vec;
-  st.windowBytes = s.getWindowed() ? target.vectorBytes : 0;
-  Value chunk = linear, row = linear;
-  if (!scalarOnly) {
-    chunk = arith::RemUIOp::create(b, loc, linear, cIdx(b, loc, chunksPerRow));
-    row = arith::DivUIOp::create(b, loc, linear, cIdx(b, loc, chunksPerRow));
-  }
-  row = getOrderedRow(b, loc, row, group.outer, s.getBlockOrder());
-  st.outerIds = delinearize(b, loc, row, group.outer);
-  if (shifted) {
-    st.kernelEntry = &launch.getBody().front();
-    st.rowShape.assign(group.outer.begin(), group.outer.end());
-    st.rowShape.push_back(group.inner);
-    setupShiftedChunks(b, st, row, {chunk}, group.inner, rows,
-                       /*mayPassRow=*/true);
+  // One chunk per thread (any layout) or `chunks` of them (the rows
+  // layout, the strategy's check), each in its own row.
+  gpu::LaunchOp launch;
+  SmallVector<Value> ids;
+  if (s.getChunks() > 1) {
+    ids = createChunkedLaunch(b, loc, total, s.getThreads(), s.getChunks(),
+                              launch);
   } else {
-    st.chunkBase.push_back(
-        arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec)));
-    st.chunkValid.push_back(Value());
+    ids.emplace_back();
+    launch = createLinearLaunch(b, loc, total, s.getThreads(), ids.back());
   }
+  SmallVector<EmitState, 0> states;
   // Row-scalar results are stored by the thread holding the row's first
   // chunk.
-  Value leader = scalarOnly
-                     ? Value()
-                     : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                             chunk, cIdx(b, loc, 0))
-                           .getResult();
+  SmallVector<Value> leaders;
+  for (Value id : ids) {
+    EmitState &st = states.emplace_back(loc);
+    st.vec = vec;
+    st.windowBytes = s.getWindowed() ? target.vectorBytes : 0;
+    Value chunk = id, row = id;
+    if (!scalarOnly) {
+      chunk = arith::RemUIOp::create(b, loc, id, cIdx(b, loc, chunksPerRow));
+      row = arith::DivUIOp::create(b, loc, id, cIdx(b, loc, chunksPerRow));
+    }
+    row = getOrderedRow(b, loc, row, group.outer, s.getBlockOrder());
+    st.outerIds = delinearize(b, loc, row, group.outer);
+    if (shifted) {
+      st.kernelEntry = &launch.getBody().front();
+      st.rowShape.assign(group.outer.begin(), group.outer.end());
+      st.rowShape.push_back(group.inner);
+      setupShiftedChunks(b, st, row, {chunk}, group.inner, rows,
+                         /*mayPassRow=*/true);
+    } else {
+      st.chunkBase.push_back(
+          arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec)));
+      st.chunkValid.push_back(Value());
+    }
+    leaders.push_back(scalarOnly ? Value()
+                                 : arith::CmpIOp::create(
+                                       b, loc, arith::CmpIPredicate::eq, chunk,
+                                       cIdx(b, loc, 0))
+                                       .getResult());
+  }
+  if (states.size() > 1) {
+    emitInterleaved(b, group, states, leaders);
+    return;
+  }
+  EmitState &st = states.front();
+  Value leader = leaders.front();
   auto emitGroup = [&](EmitState &s) {
     for (const GroupOp &g : group.ops) {
       Value partial;

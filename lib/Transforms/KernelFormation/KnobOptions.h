@@ -28,6 +28,7 @@
   INFO.warpSize = warpSize;                                                    \
   INFO.vectorBytes = vectorBytes;                                              \
   INFO.rowChunksPerThread = std::max(1u, unsigned(rowChunksPerThread));        \
+  INFO.elementwiseLoadBytes = elementwiseLoadBytes;                            \
   INFO.columnRowsPerBlock = std::max(1u, unsigned(columnRowsPerBlock));        \
   INFO.columnUnroll = std::max(1u, unsigned(columnUnroll));                    \
   INFO.columnSliceBytes = std::max(1u, unsigned(columnSliceBytes));            \

@@ -17,7 +17,9 @@
 // CHECK: case 2: 0 mismatches
 // CHECK: case 3: 0 mismatches
 // CHECK: case 4: 0 mismatches
-// CHECK: case 5: {{[1-9][0-9]*}} mismatches
+// CHECK: case 5: 0 mismatches
+// CHECK: case 6: 0 mismatches
+// CHECK: case 7: {{[1-9][0-9]*}} mismatches
 // IR-LABEL: func.func @case_0
 // IR-NOT: memopt.kernel_group
 // IR: gpu.launch
@@ -34,6 +36,12 @@
 // IR-NOT: memopt.kernel_group
 // IR: gpu.launch
 // IR-LABEL: func.func @case_5
+// IR-NOT: memopt.kernel_group
+// IR: gpu.launch
+// IR-LABEL: func.func @case_6
+// IR-NOT: memopt.kernel_group
+// IR: gpu.launch
+// IR-LABEL: func.func @case_7
 // IR-NOT: memopt.kernel_group
 // IR: gpu.launch
 
@@ -162,8 +170,58 @@ func.func @case_4(%x: memref<5x96xf32>, %c: memref<5x48xf32>, %s: memref<5x48xf3
   return
 }
 
-// control: the second field's sign flipped
+// windows, 4 chunks per thread (120 chunks in one block of 128)
 func.func @case_5(%x: memref<5x96xf32>, %c: memref<5x48xf32>, %s: memref<5x48xf32>, %y: memref<5x96xf32>) {
+
+  memopt.kernel_group attributes {strategy = #memopt.elementwise<layout = rows, vector = 4, threads = 32, windowed = true, chunks = 4>} {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, (d1 floordiv 2) * 2)>, affine_map<(d0, d1) -> (d0, (d1 floordiv 2) * 2 + 1)>, affine_map<(d0, d1) -> (d0, d1 floordiv 2)>, affine_map<(d0, d1) -> (d0, d1 floordiv 2)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %x, %c, %s : memref<5x96xf32>, memref<5x96xf32>, memref<5x48xf32>, memref<5x48xf32>) outs(%y : memref<5x96xf32>) {
+  ^bb0(%a: f32, %b: f32, %co: f32, %si: f32, %o: f32):
+    %e = linalg.index 1 : index
+    %two = arith.constant 2 : index
+    %zero = arith.constant 0 : index
+    %k = arith.remui %e, %two : index
+    %is0 = arith.cmpi eq, %k, %zero : index
+    %ac = arith.mulf %a, %co : f32
+    %bs = arith.mulf %b, %si : f32
+    %as = arith.mulf %a, %si : f32
+    %bc = arith.mulf %b, %co : f32
+    %r0 = arith.subf %ac, %bs : f32
+    %r1 = arith.addf %as, %bc : f32
+    %r = arith.select %is0, %r0, %r1 : f32
+    linalg.yield %r : f32
+  }
+  }
+  return
+}
+
+// windows of one pair, 2 chunks per thread
+func.func @case_6(%x: memref<5x96xf32>, %c: memref<5x48xf32>, %s: memref<5x48xf32>, %y: memref<5x96xf32>) {
+
+  memopt.kernel_group attributes {strategy = #memopt.elementwise<layout = rows, vector = 2, threads = 16, windowed = true, chunks = 2>} {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, (d1 floordiv 2) * 2)>, affine_map<(d0, d1) -> (d0, (d1 floordiv 2) * 2 + 1)>, affine_map<(d0, d1) -> (d0, d1 floordiv 2)>, affine_map<(d0, d1) -> (d0, d1 floordiv 2)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %x, %c, %s : memref<5x96xf32>, memref<5x96xf32>, memref<5x48xf32>, memref<5x48xf32>) outs(%y : memref<5x96xf32>) {
+  ^bb0(%a: f32, %b: f32, %co: f32, %si: f32, %o: f32):
+    %e = linalg.index 1 : index
+    %two = arith.constant 2 : index
+    %zero = arith.constant 0 : index
+    %k = arith.remui %e, %two : index
+    %is0 = arith.cmpi eq, %k, %zero : index
+    %ac = arith.mulf %a, %co : f32
+    %bs = arith.mulf %b, %si : f32
+    %as = arith.mulf %a, %si : f32
+    %bc = arith.mulf %b, %co : f32
+    %r0 = arith.subf %ac, %bs : f32
+    %r1 = arith.addf %as, %bc : f32
+    %r = arith.select %is0, %r0, %r1 : f32
+    linalg.yield %r : f32
+  }
+  }
+  return
+}
+
+// control: the second field's sign flipped
+func.func @case_7(%x: memref<5x96xf32>, %c: memref<5x48xf32>, %s: memref<5x48xf32>, %y: memref<5x96xf32>) {
 
   memopt.kernel_group attributes {strategy = #memopt.elementwise<layout = rows, vector = 4, threads = 256, windowed = true>} {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, (d1 floordiv 2) * 2)>, affine_map<(d0, d1) -> (d0, (d1 floordiv 2) * 2 + 1)>, affine_map<(d0, d1) -> (d0, d1 floordiv 2)>, affine_map<(d0, d1) -> (d0, d1 floordiv 2)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
@@ -370,6 +428,20 @@ func.func @main() {
   %t5_0 = arith.addi %c0, %m5_0 : index
   vector.print str "case 5: "
   vector.print %t5_0 : index punctuation <no_punctuation>
+  vector.print str " mismatches\n"
+  call @poison_y(%y) : (memref<5x96xf32>) -> ()
+  call @case_6(%x, %c, %s, %y) : (memref<5x96xf32>, memref<5x48xf32>, memref<5x48xf32>, memref<5x96xf32>) -> ()
+  %m6_0 = call @mismatches_5x96f32(%y, %y_ref) : (memref<5x96xf32>, memref<5x96xf32>) -> index
+  %t6_0 = arith.addi %c0, %m6_0 : index
+  vector.print str "case 6: "
+  vector.print %t6_0 : index punctuation <no_punctuation>
+  vector.print str " mismatches\n"
+  call @poison_y(%y) : (memref<5x96xf32>) -> ()
+  call @case_7(%x, %c, %s, %y) : (memref<5x96xf32>, memref<5x48xf32>, memref<5x48xf32>, memref<5x96xf32>) -> ()
+  %m7_0 = call @mismatches_5x96f32(%y, %y_ref) : (memref<5x96xf32>, memref<5x96xf32>) -> index
+  %t7_0 = arith.addi %c0, %m7_0 : index
+  vector.print str "case 7: "
+  vector.print %t7_0 : index punctuation <no_punctuation>
   vector.print str " mismatches\n"
   call @poison_y(%y) : (memref<5x96xf32>) -> ()
   return
