@@ -186,6 +186,11 @@ def _workloads(torch):
         h = x + r
         return h, rmsdec(h, g)
 
+    def gemmarms(x, w):
+        h = x.float()
+        return (h * torch.rsqrt((h * h).mean(-1, keepdim=True) + 1e-6) *
+                (1.0 + w.float())).bfloat16()
+
     def decatt(q, k, v):
         # Decode attention, one query per head: [H, D] x [H, T, D].
         s = (q[:, None, :] @ k.transpose(-1, -2)) * (k.shape[-1] ** -0.5)
@@ -307,6 +312,10 @@ def _workloads(torch):
                      lambda: (rand(64, 1, 128).bfloat16(),
                               rand(64, 8192, 128).bfloat16(),
                               rand(64, 8192, 128).bfloat16()), decattbf),
+        "gemmarms": ("Gemma RMSNorm, 4096x2048 bf16, f32 statistics, "
+                     "weight 1 + w",
+                     lambda: (rand(4096, 2048).bfloat16(),
+                              rand(2048).bfloat16()), gemmarms),
         "rmsdec1": ("decode RMSNorm, 1x8192 bf16, f32 statistics",
                     lambda: (rand(1, 8192).bfloat16(),
                              rand(8192).bfloat16()), rmsdec),
@@ -565,6 +574,11 @@ def _jax_workloads(jax):
         h = x + r
         return h, rmsdec(h, g)
 
+    def gemmarms(x, w):
+        h = x.astype(jnp.float32)
+        return (h * lax.rsqrt(jnp.mean(h * h, -1, keepdims=True) + 1e-6) *
+                (1.0 + w.astype(jnp.float32))).astype(jnp.bfloat16)
+
     def decatt(q, k, v):
         s = jnp.einsum("hd,htd->ht", q, k) * (k.shape[-1] ** -0.5)
         return jnp.einsum("ht,htd->hd", nn.softmax(s, -1), v)
@@ -633,7 +647,7 @@ def _jax_workloads(jax):
             (dequant4, dequant4l, dequantu4, vecmat, rope, ropef16, cmul, ropeneox, qkvnorm, w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
              lnbwdf, rmsbwd, midmean, bnstats, colwide, colnarrow, sm0, sm1,
              attnmask, attnmaskbf, posadd, lse, lsef32, argmax, ln0, biasgelu,
-             rmsdec,
+             rmsdec, gemmarms,
              addrmsdec, decatt, decattbf)}
 
 

@@ -18,6 +18,15 @@
 // their kernels) and goes when it has none. Values are the same: the same
 // ops in the same types.
 //
+// Any other consumer does the same with a broadcast producer: an
+// elementwise op over fewer loops than the consumer, its innermost among
+// them, read through a projected permutation (Gemma's (1 + w) over the
+// hidden dim, a bias widened to f32), whose body is arithmetic only. Kernel formation cannot
+// put an op of another iteration space into the consumer's group, so the
+// producer would be a kernel of its own and its result a buffer; recomputed,
+// it costs a few arithmetic ops per element and the consumer reads the
+// producer's (as small) inputs.
+//
 //===----------------------------------------------------------------------===//
 
 #include "TensorUtils.h"
@@ -108,42 +117,82 @@ static std::string whyNotRecomputed(linalg::GenericOp p, OpOperand &use,
   return "";
 }
 
+/// Whether `use` of `g` reads the result of an all-parallel op over fewer
+/// loops than `g`, including its innermost one (a table along the rows,
+/// broadcast over outer dims). Per-row values (not indexed by the innermost
+/// loop) are left alone: kernel formation computes them in the row kernel.
+static bool isBroadcastUse(linalg::GenericOp p, OpOperand &use,
+                           linalg::GenericOp g) {
+  AffineMap map = g.getMatchingIndexingMap(&use);
+  return p && p.getNumReductionLoops() == 0 &&
+         p.getNumLoops() < g.getNumLoops() &&
+         map.getNumResults() == p.getNumLoops() &&
+         map.isFunctionOfDim(g.getNumLoops() - 1);
+}
+
+/// Why broadcast producer `p` is not recomputed in its consumer (beyond
+/// whyNotRecomputed), or empty: its body must be arithmetic, cheap to
+/// repeat at every point of the consumer.
+static std::string whyNotRecomputedBroadcast(linalg::GenericOp p) {
+  for (Operation &op : p.getBody()->without_terminator())
+    if (op.getDialect() != p->getContext()->getLoadedDialect("arith"))
+      return "its body computes more than arithmetic (repeated at every "
+             "point of the consumer)";
+  return "";
+}
+
 namespace {
 struct MemoptRecomputeProducersPass
     : public memopt::impl::MemoptRecomputeProducersPassBase<
           MemoptRecomputeProducersPass> {
   void runOnOperation() override {
-    SmallVector<linalg::GenericOp> reductions;
+    SmallVector<linalg::GenericOp> consumers;
     getOperation().walk([&](linalg::GenericOp g) {
-      if (g.hasPureTensorSemantics() && isColumnLike(g))
-        reductions.push_back(g);
+      if (g.hasPureTensorSemantics())
+        consumers.push_back(g);
     });
     IRRewriter rewriter(&getContext());
-    for (linalg::GenericOp g : reductions) {
+    DenseSet<Operation *> erased;
+    for (linalg::GenericOp g : consumers) {
+      if (erased.contains(g))
+        continue;
+      bool columnLike = isColumnLike(g);
+      const char *what = columnLike ? "reduction" : "op";
       bool changed = true;
       while (changed) {
         changed = false;
         for (OpOperand *use : g.getDpsInputOperands()) {
           auto p = use->get().getDefiningOp<linalg::GenericOp>();
-          // Reductions and values from outside are what they are.
+          // Reductions and values from outside are what they are; other
+          // consumers take broadcast producers only (kernel formation fuses
+          // producers of their own iteration space).
           if (!p || !isa<ShapedType>(use->get().getType()) ||
-              p.getNumReductionLoops() != 0)
+              p.getNumReductionLoops() != 0 ||
+              (!columnLike && !isBroadcastUse(p, *use, g)))
             continue;
           std::string why = whyNotRecomputed(p, *use, g);
+          if (why.empty() && !columnLike)
+            why = whyNotRecomputedBroadcast(p);
           if (!why.empty()) {
             g.emitRemark("input ")
-                << use->getOperandNumber()
-                << " materialized, not recomputed in this reduction: " << why;
+                << use->getOperandNumber() << " materialized, not recomputed "
+                << "in this " << what << ": " << why;
             continue;
           }
           g.emitRemark("input ")
-              << use->getOperandNumber()
-              << " recomputed in this reduction from its producer's inputs "
-                 "(fewer bytes than writing and reading it)";
+              << use->getOperandNumber() << " recomputed in this " << what
+              << (columnLike ? " from its producer's inputs (fewer bytes "
+                               "than writing and reading it)"
+                             : " from its broadcast producer's inputs (no "
+                               "kernel and buffer of its own)");
+          linalg::GenericOp old = g;
           g = inlineProducer(rewriter, g, *use, p);
-          if (p->use_empty())
+          if (g != old)
+            erased.insert(old);
+          if (p->use_empty()) {
+            erased.insert(p);
             rewriter.eraseOp(p);
-          else
+          } else
             sinkToFirstUser(p);
           changed = true;
           break;

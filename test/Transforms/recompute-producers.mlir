@@ -145,3 +145,66 @@ func.func @dgamma(%dy: tensor<64x32xbf16>, %x: tensor<64x32xbf16>, %mean: tensor
   } -> tensor<32xf32>
   return %s : tensor<32xf32>
 }
+
+// -----
+
+// A broadcast producer (Gemma's 1 + w over the hidden dim) of a row op:
+// recomputed in it, so no kernel and buffer of its own.
+// REMARK: remark: input 2 recomputed in this op from its broadcast producer's inputs (no kernel and buffer of its own)
+// CHECK-LABEL: func.func @broadcast_one_plus_w
+// CHECK-SAME:    (%[[X:.+]]: tensor<8x64xf32>, %[[S:.+]]: tensor<8xf32>, %[[W:.+]]: tensor<64xbf16>)
+// CHECK-NOT:     linalg.generic
+// CHECK:         linalg.generic {{.*}} ins(%[[X]], %[[S]], %[[W]] : tensor<8x64xf32>, tensor<8xf32>, tensor<64xbf16>)
+// CHECK:           arith.extf
+// CHECK:           arith.addf
+// CHECK:           arith.mulf
+// CHECK-NOT:     linalg.generic
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#col = affine_map<(d0, d1) -> (d1)>
+#v = affine_map<(d0) -> (d0)>
+func.func @broadcast_one_plus_w(%x: tensor<8x64xf32>, %s: tensor<8xf32>, %w: tensor<64xbf16>) -> tensor<8x64xf32> {
+  %e1 = tensor.empty() : tensor<64xf32>
+  %w1 = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%w : tensor<64xbf16>) outs(%e1 : tensor<64xf32>) {
+  ^bb0(%a: bf16, %o: f32):
+    %f = arith.extf %a : bf16 to f32
+    %one = arith.constant 1.0 : f32
+    %r = arith.addf %f, %one : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  %e = tensor.empty() : tensor<8x64xf32>
+  %y = linalg.generic {indexing_maps = [#id, #row, #col, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %s, %w1 : tensor<8x64xf32>, tensor<8xf32>, tensor<64xf32>) outs(%e : tensor<8x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %g: f32, %o: f32):
+    %t = arith.mulf %a, %b : f32
+    %u = arith.mulf %t, %g : f32
+    linalg.yield %u : f32
+  } -> tensor<8x64xf32>
+  return %y : tensor<8x64xf32>
+}
+
+// -----
+
+// A broadcast producer computing a transcendental stays a kernel of its
+// own (it would be repeated at every point of the consumer).
+// REMARK: remark: input 1 materialized, not recomputed in this op: its body computes more than arithmetic (repeated at every point of the consumer)
+// CHECK-LABEL: func.func @broadcast_exp
+// CHECK:         math.exp
+// CHECK:         linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<8x64xf32>, tensor<64xf32>)
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+#v = affine_map<(d0) -> (d0)>
+func.func @broadcast_exp(%x: tensor<8x64xf32>, %w: tensor<64xf32>) -> tensor<8x64xf32> {
+  %e1 = tensor.empty() : tensor<64xf32>
+  %w1 = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%w : tensor<64xf32>) outs(%e1 : tensor<64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.exp %a : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  %e = tensor.empty() : tensor<8x64xf32>
+  %y = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %w1 : tensor<8x64xf32>, tensor<64xf32>) outs(%e : tensor<8x64xf32>) {
+  ^bb0(%a: f32, %g: f32, %o: f32):
+    %u = arith.mulf %a, %g : f32
+    linalg.yield %u : f32
+  } -> tensor<8x64xf32>
+  return %y : tensor<8x64xf32>
+}

@@ -152,3 +152,26 @@ func.func @add_f32(%x: memref<8192x4096xf32>, %z: memref<8192x4096xf32>, %y: mem
   }
   return
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// bf16 widened to f32 (a result of its own), then scaled: the second op
+// reads the widened values from registers, so a chunk loads 8 bytes: 2
+// chunks.
+// CHECK-LABEL: func.func @widen_then_scale
+// CHECK: #memopt.elementwise<layout = rows, vector = 4, threads = 256, chunks = 2>
+func.func @widen_then_scale(%x: memref<8192x4096xbf16>, %y: memref<8192x4096xf32>, %z: memref<8192x4096xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : memref<8192x4096xbf16>) outs(%y : memref<8192x4096xf32>) {
+  ^bb0(%a: bf16, %o: f32):
+    %r = arith.extf %a : bf16 to f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%y : memref<8192x4096xf32>) outs(%z : memref<8192x4096xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %two = arith.constant 2.0 : f32
+    %r = arith.mulf %a, %two : f32
+    linalg.yield %r : f32
+  }
+  return
+}

@@ -701,13 +701,14 @@ def main():
         (ew("rows", 2, 32, chunks=8), "rows, 8 chunks of 2 per thread"),
         (ew("rows", 1, 128, chunks=4), "scalar lanes, 4 per thread"),
         (ew("rows", 4, 256, chunks=8), "one block of 2048 chunks, most of them repeats"),
+        (ew("rows", 4, 147, chunks=4), "147 threads x 4 chunks: 588 chunks exactly, none repeated"),
     ]
     gen("elementwise-chunks", s, out)
     s = elementwise(7, 332, broadcast=False)
     s["cases"] = [
         (ew("flat", 4, 32, chunks=4), "flat, 4 chunks of 4 per thread"),
         (ew("flat", 2, 64, chunks=8), "flat, 8 chunks of 2 per thread"),
-        (ew("flat", 4, 145, chunks=4), "flat, 145 threads: 581 chunks exactly"),
+        (ew("flat", 4, 83, chunks=7), "flat, 83 threads x 7 chunks: 581 chunks exactly, none repeated"),
     ]
     gen("elementwise-flat-chunks", s, out)
     # 5 rows of 48 pairs (after memopt-widen-records): the fields and the

@@ -63,34 +63,33 @@ static std::string getInPlaceRowUpdate(const Group &group) {
   return "";
 }
 
-/// Whether a buffer the group writes is also read from memory by it (an
-/// in-place update): a repeated chunk would then read a value another
-/// thread has already updated.
-static bool updatesInPlace(const Group &group) {
-  return llvm::any_of(group.written, [&](auto &entry) {
-    return group.readExternal.contains(entry.first);
-  });
-}
-
 /// Bytes one chunk of `vec` lanes loads from memory: each distinct
-/// (buffer, map) read once, a per-row value as one element, a contiguous
-/// read as `vec` elements, a windowed read as its window.
+/// (value, map) read once (as the emitter's load cache does), a per-row
+/// value as one element, a contiguous read as `vec` elements, a windowed
+/// read as its window. Buffers the group wrote before (held in registers)
+/// and private ones cost nothing; an output whose old value is used (an
+/// in-place update) is read too.
 static int64_t getChunkLoadBytes(const Group &group,
                                  const KernelTargetInfo &target, unsigned vec,
                                  bool windowed) {
   int64_t bytes = 0;
   DenseSet<std::pair<Value, AffineMap>> seen;
+  DenseSet<Value> writtenBefore;
   for (const GroupOp &g : group.ops) {
     unsigned inner = g.op.getNumLoops() - 1;
-    for (OpOperand *operand : g.op.getDpsInputOperands()) {
-      auto mt = dyn_cast<MemRefType>(operand->get().getType());
+    Block *body = g.op.getBody();
+    for (OpOperand &operand : g.op->getOpOperands()) {
+      auto mt = dyn_cast<MemRefType>(operand.get().getType());
       if (!mt)
         continue;
-      Value root = getRootBuffer(operand->get());
-      if (isGroupPrivate(root, group))
+      bool isInit = g.op.isDpsInit(&operand);
+      if (isInit && body->getArgument(operand.getOperandNumber()).use_empty())
         continue;
-      AffineMap map = g.op.getMatchingIndexingMap(operand);
-      if (!seen.insert({root, map}).second)
+      Value root = getRootBuffer(operand.get());
+      if (isGroupPrivate(root, group) || writtenBefore.contains(root))
+        continue;
+      AffineMap map = g.op.getMatchingIndexingMap(&operand);
+      if (!seen.insert({operand.get(), map}).second)
         continue;
       int64_t eb = getElementBytes(mt.getElementType());
       if (g.role == RowRole::Scalar || !map.isFunctionOfDim(inner)) {
@@ -100,13 +99,15 @@ static int64_t getChunkLoadBytes(const Group &group,
       auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
       if (windowed && !(last && last.getPosition() == inner)) {
         if (std::optional<LaneWindow> w = getLaneWindow(
-                operand->get(), map, inner, vec, target.vectorBytes / eb)) {
+                operand.get(), map, inner, vec, target.vectorBytes / eb)) {
           bytes += w->width * eb;
           continue;
         }
       }
       bytes += vec * eb;
     }
+    for (OpOperand &init : g.op.getDpsInitsMutable())
+      writtenBefore.insert(getRootBuffer(init.get()));
   }
   return bytes;
 }
@@ -159,7 +160,7 @@ FailureOr<ElementwiseStrategyAttr> kf::selectElementwiseStrategy(
     return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::Rows, 1,
                                         threads, false, DenseI64ArrayAttr(),
                                         1);
-  bool evenOnly = updatesInPlace(group);
+  bool evenOnly = overwritesItsInput(group);
   if (wide > vec) {
     if (canUseFlat(group)) {
       int64_t total = group.numRows() * group.inner;
@@ -248,7 +249,7 @@ LogicalResult kf::checkElementwiseStrategy(const Group &group,
     int64_t total = s.getLayout() == ElementwiseLayout::Flat
                         ? group.numRows() * group.inner / vec
                         : group.numRows() * std::max<int64_t>(1, group.inner / vec);
-    if (updatesInPlace(group) && total % (s.getThreads() * chunks) != 0)
+    if (overwritesItsInput(group) && total % (s.getThreads() * chunks) != 0)
       return fail() << "the group updates a buffer in place, so its "
                     << total << " chunks must be a multiple of threads x "
                                 "chunks (no chunk may be repeated)";

@@ -63,10 +63,10 @@ func.func @case_1(%x: memref<7x332xf32>, %r: memref<7x332xf32>, %y: memref<7x332
   return
 }
 
-// flat, 145 threads: 581 chunks exactly
+// flat, 83 threads x 7 chunks: 581 chunks exactly, none repeated
 func.func @case_2(%x: memref<7x332xf32>, %r: memref<7x332xf32>, %y: memref<7x332xf32>) {
 
-  memopt.kernel_group attributes {strategy = #memopt.elementwise<layout = flat, vector = 4, threads = 145, chunks = 4>} {
+  memopt.kernel_group attributes {strategy = #memopt.elementwise<layout = flat, vector = 4, threads = 83, chunks = 7>} {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
       ins(%x, %r : memref<7x332xf32>, memref<7x332xf32>) outs(%y : memref<7x332xf32>) {
   ^bb0(%a: f32, %c: f32, %o: f32):
