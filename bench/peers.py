@@ -144,6 +144,14 @@ def _workloads(torch):
     def colnarrow(x):
         return x.float().sum(0)
 
+    def colstats(x):
+        var, mean = torch.var_mean(x.float(), 0, unbiased=False)
+        return mean, var
+
+    def colstatsn(x):
+        xf = x.float()
+        return xf.sum(0), (xf * xf).sum(0)
+
     def sm0(x):
         return torch.softmax(x, 0)
 
@@ -347,6 +355,12 @@ def _workloads(torch):
                     lambda: (rand(384, 65536),), colwide),
         "colnarrow": ("column sums, 1048576x64 bf16, f32 accumulation",
                       lambda: (rand(1048576, 64).bfloat16(),), colnarrow),
+        "colstats": ("column mean and variance, 16384x4096 bf16, f32 "
+                     "accumulation",
+                     lambda: (rand(16384, 4096).bfloat16(),), colstats),
+        "colstatsn": ("column sum and sum of squares, 1048576x64 f16, f32 "
+                      "accumulation",
+                      lambda: (rand(1048576, 64).half(),), colstatsn),
         "sm0": ("softmax over dim 0, 8192x4096 f32",
                 lambda: (rand(8192, 4096),), sm0),
         "sm1": ("softmax over dim 1, (16, 2048, 1024) f32",
@@ -530,6 +544,14 @@ def _jax_workloads(jax):
     def colnarrow(x):
         return jnp.sum(x.astype(jnp.float32), 0)
 
+    def colstats(x):
+        xf = x.astype(jnp.float32)
+        return jnp.mean(xf, 0), jnp.var(xf, 0)
+
+    def colstatsn(x):
+        xf = x.astype(jnp.float32)
+        return jnp.sum(xf, 0), jnp.sum(xf * xf, 0)
+
     def sm0(x):
         return nn.softmax(x, axis=0)
 
@@ -645,7 +667,8 @@ def _jax_workloads(jax):
 
     return {f.__name__: f for f in
             (dequant4, dequant4l, dequantu4, vecmat, rope, ropef16, cmul, ropeneox, qkvnorm, w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
-             lnbwdf, rmsbwd, midmean, bnstats, colwide, colnarrow, sm0, sm1,
+             lnbwdf, rmsbwd, midmean, bnstats, colwide, colnarrow, colstats,
+             colstatsn, sm0, sm1,
              attnmask, attnmaskbf, posadd, lse, lsef32, argmax, ln0, biasgelu,
              rmsdec, gemmarms,
              addrmsdec, decatt, decattbf)}

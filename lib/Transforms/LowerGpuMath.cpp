@@ -152,14 +152,25 @@ struct TanhLowering : OpRewritePattern<math::TanhOp> {
   }
 };
 
-/// A math op with a native f32 PTX instruction -> llvm.call_intrinsic.
+/// A math op with a native f32 PTX instruction -> llvm.call_intrinsic;
+/// f64 too where PTX has the f64 form (`f64`: sqrt.rn.f64, abs.f64,
+/// cvt.rmi.f64.f64, fma.rn.f64, ...).
 template <typename OpTy>
 struct ToIntrinsic : OpRewritePattern<OpTy> {
-  ToIntrinsic(MLIRContext *ctx, StringRef name)
-      : OpRewritePattern<OpTy>(ctx), name(name) {}
+  ToIntrinsic(MLIRContext *ctx, StringRef name, bool f64 = true)
+      : OpRewritePattern<OpTy>(ctx), name(name), f64(f64) {}
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     Type t = op->getResult(0).getType();
+    if (t.isF64() && f64) {
+      Value r = LLVM::CallIntrinsicOp::create(
+                    rewriter, op.getLoc(), t,
+                    rewriter.getStringAttr("llvm." + name + ".f64"),
+                    op->getOperands())
+                    .getResult(0);
+      rewriter.replaceOp(op, r);
+      return success();
+    }
     if (!t.isF32() && !t.isF16() && !t.isBF16())
       return failure();
     // 16-bit floats: compute in f32 (exact for max/min/abs/rounding).
@@ -180,6 +191,7 @@ struct ToIntrinsic : OpRewritePattern<OpTy> {
     return success();
   }
   std::string name;
+  bool f64;
 };
 } // namespace
 
@@ -292,7 +304,7 @@ struct MemoptLowerGpuMathPass final
     // Before the f32 expansion of 16-bit math (which would drop `afn`).
     patterns.add<TanhLowering>(ctx, /*benefit=*/2);
     patterns.add<ToIntrinsic<math::SqrtOp>>(ctx, "sqrt");
-    patterns.add<ToIntrinsic<math::Exp2Op>>(ctx, "exp2");
+    patterns.add<ToIntrinsic<math::Exp2Op>>(ctx, "exp2", /*f64=*/false);
     patterns.add<ToIntrinsic<math::FloorOp>>(ctx, "floor");
     patterns.add<ToIntrinsic<math::CeilOp>>(ctx, "ceil");
     patterns.add<ToIntrinsic<math::RoundEvenOp>>(ctx, "roundeven");

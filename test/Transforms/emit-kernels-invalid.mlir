@@ -168,7 +168,7 @@ func.func @f(%x: memref<64x96xf32>, %y: memref<96x64xf32>) {
 
 // A column reduction told to seed its result from a fill it does not have.
 func.func @f(%x: memref<512x4096xf32>, %y: memref<4096xf32>) {
-  // expected-error @+1 {{seed_from_fill needs a fill of the output in the group}}
+  // expected-error @+1 {{seed_from_fill needs a fill of an output in the group}}
   memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column, vector = 4, threads = 256, column_threads = 4, rows_per_block = 512, unroll = 16, seed_from_fill = true>} {
     linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<512x4096xf32>) outs(%y : memref<4096xf32>) {
     ^bb0(%a: f32, %acc: f32):
@@ -588,6 +588,47 @@ func.func @f(%x: memref<7x336xf32>, %y: memref<7x336xf32>) {
     ^bb0(%a: f32, %o: f32):
       %r = arith.negf %a : f32
       linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Row slices take one reduction: two sibling sums cannot share atomics.
+func.func @f(%x: memref<512x96xf32>, %y: memref<96xf32>, %z: memref<96xf32>) {
+  // expected-error @+1 {{row slices take one reduction}}
+  memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = row_slices, vector = 4, threads = 32, column_threads = 1, rows_per_block = 256, unroll = 16, seed_from_fill = false>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<512x96xf32>) outs(%y : memref<96xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %s = arith.addf %a, %acc : f32
+      linalg.yield %s : f32
+    }
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<512x96xf32>) outs(%z : memref<96xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %p = arith.mulf %a, %a : f32
+      %s = arith.addf %p, %acc : f32
+      linalg.yield %s : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Sibling reductions writing one buffer would race.
+func.func @f(%x: memref<512x96xf32>, %y: memref<96xf32>) {
+  // expected-error @+1 {{sibling reductions write the same buffer}}
+  memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column, vector = 4, threads = 256, column_threads = 4, rows_per_block = 512, unroll = 8, seed_from_fill = false>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<512x96xf32>) outs(%y : memref<96xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %s = arith.addf %a, %acc : f32
+      linalg.yield %s : f32
+    }
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<512x96xf32>) outs(%y : memref<96xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %s = arith.maximumf %a, %acc : f32
+      linalg.yield %s : f32
     }
   }
   return

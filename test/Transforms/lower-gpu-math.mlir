@@ -480,3 +480,26 @@ func.func @one_plus_tanh_afn(%x: f32) -> (f32, f32) {
   %d = arith.subf %one, %u : f32
   return %s, %d : f32, f32
 }
+
+// -----
+
+// f64 ops PTX has natively (sqrt.rn.f64, abs.f64, cvt.rmi.f64.f64,
+// fma.rn.f64, max.f64) stay f64: no rounding through f32.
+// CHECK-LABEL: func.func @native_f64
+// CHECK-SAME:    (%[[X:[a-z0-9_]+]]: f64, %[[Y:[a-z0-9_]+]]: f64)
+// CHECK:         %[[S:.+]] = llvm.call_intrinsic "llvm.sqrt.f64"(%[[X]]) : (f64) -> f64
+// CHECK:         %[[A:.+]] = llvm.call_intrinsic "llvm.fabs.f64"(%[[S]]) : (f64) -> f64
+// CHECK:         %[[F:.+]] = llvm.call_intrinsic "llvm.floor.f64"(%[[A]]) : (f64) -> f64
+// CHECK:         %[[M:.+]] = llvm.call_intrinsic "llvm.fma.f64"(%[[F]], %[[Y]], %[[X]]) : (f64, f64, f64) -> f64
+// CHECK:         %[[N:.+]] = llvm.call_intrinsic "llvm.maxnum.f64"(%[[M]], %[[Y]]) : (f64, f64) -> f64
+// CHECK-NOT:     math.
+// CHECK-NOT:     arith.extf
+// CHECK:         return %[[N]] : f64
+func.func @native_f64(%x: f64, %y: f64) -> f64 {
+  %s = math.sqrt %x : f64
+  %a = math.absf %s : f64
+  %f = math.floor %a : f64
+  %m = math.fma %f, %y, %x : f64
+  %n = arith.maxnumf %m, %y : f64
+  return %n : f64
+}

@@ -263,7 +263,10 @@ def Memopt_ColumnReduceStrategyAttr
   let description = [{
     An op of loops [outer parallel..., reduced, inner parallel...] (a
     column reduction when there is no outer loop), its output indexed by
-    the parallel loops in order. Threads own chunks of `vector` consecutive
+    the parallel loops in order; or several such ops over the same loops
+    (sibling reductions of the same inputs: a sum and a sum of squares),
+    which then share every load and one pass over the inputs, each seeded
+    by its own fill or its output's old value. Threads own chunks of `vector` consecutive
     inner points (one batch of outer points per group of blocks) and walk
     the reduced loop. `whole_column`: each block of `threads` threads owns
     `column_threads` chunks over the whole reduced loop and stores each
@@ -272,7 +275,8 @@ def Memopt_ColumnReduceStrategyAttr
     split into slices of `rows_per_block`; each block stores its partials
     in a workspace [slices, outputs] and a second kernel combines them in
     slice order and seeds them (deterministic, no atomics).
-    `row_slices` (2-D only, never selected: pin it to ask for atomics):
+    `row_slices` (2-D and one op only, never selected: pin it to ask for
+    atomics):
     blocks own slices of `rows_per_block` rows and combine their partials
     with atomics into the initialized output. All load `unroll` rows per
     loop iteration.

@@ -22,6 +22,11 @@
 //                 combines them in slice order (deterministic).
 //   row_slices    pinned only (2-D): partials combined with atomics.
 //
+// Sibling reductions over the same loops (a sum and a sum of squares of
+// the same columns, as batch-norm statistics and LayerNorm backward's
+// dgamma/dbeta are written) share the kernel: every load once, one set of
+// accumulators per reduction, one pass over the inputs.
+//
 // How many threads of a block share a chunk's reduced loop (row lanes)
 // follows from the outputs: enough threads in all to cover the target's
 // multiprocessors, never more row lanes than rows.
@@ -39,9 +44,11 @@ using namespace mlir::memopt::kf;
 
 namespace {
 /// What the column-reduction forms share: loops [outer..., reduced,
-/// inner...], a single output indexed by the parallel loops in order.
+/// inner...], each reduction's single output indexed by the parallel loops
+/// in order.
 struct ColumnReduceInfo {
-  arith::AtomicRMWKind kind;
+  /// Each reduction's combiner, in group order.
+  SmallVector<arith::AtomicRMWKind> kinds;
   SmallVector<int64_t> outer, inner;
   int64_t rows;  // the reduced loop
   int64_t batch; // product of `outer`
@@ -79,8 +86,8 @@ atomicKindFor(arith::AtomicRMWKind k) {
 }
 
 static FailureOr<ColumnReduceInfo>
-matchColumnReduce(linalg::GenericOp op, const KernelTargetInfo &target,
-                  std::string &why) {
+matchOneColumnReduce(linalg::GenericOp op, const KernelTargetInfo &target,
+                     std::string &why) {
   auto iters = op.getIteratorTypesArray();
   unsigned n = iters.size();
   SmallVector<unsigned> reduced;
@@ -111,7 +118,7 @@ matchColumnReduce(linalg::GenericOp op, const KernelTargetInfo &target,
     why = "dynamic or empty loop ranges";
     return failure();
   }
-  ColumnReduceInfo info{*kind, {}, {}, ranges[red], 1, 1, 1, 1};
+  ColumnReduceInfo info{{*kind}, {}, {}, ranges[red], 1, 1, 1, 1};
   for (unsigned i = 0; i < n; ++i) {
     if (i < red)
       info.outer.push_back(ranges[i]);
@@ -146,6 +153,40 @@ matchColumnReduce(linalg::GenericOp op, const KernelTargetInfo &target,
       info.vec /= 2;
   }
   return info;
+}
+
+/// The reductions of `ops` (all over the same loops: areColumnSiblings)
+/// as one: the narrowest vector any allows, the widest element read.
+static FailureOr<ColumnReduceInfo>
+matchColumnReduce(ArrayRef<linalg::GenericOp> ops,
+                  const KernelTargetInfo &target, std::string &why) {
+  if (ops.empty()) {
+    why = "the group has no reduction";
+    return failure();
+  }
+  FailureOr<ColumnReduceInfo> info = matchOneColumnReduce(ops[0], target, why);
+  if (failed(info))
+    return failure();
+  for (linalg::GenericOp op : ops.drop_front()) {
+    FailureOr<ColumnReduceInfo> other = matchOneColumnReduce(op, target, why);
+    if (failed(other))
+      return failure();
+    linalg::GenericOp first = ops[0];
+    if (op.getStaticLoopRanges() != first.getStaticLoopRanges() ||
+        op.getIteratorTypesArray() != first.getIteratorTypesArray()) {
+      why = "sibling reductions run over different loops";
+      return failure();
+    }
+    info->kinds.push_back(other->kinds[0]);
+    info->vec = std::min(info->vec, other->vec);
+    info->maxBytes = std::max(info->maxBytes, other->maxBytes);
+  }
+  return info;
+}
+
+/// The accumulator type of reduction `op`.
+static Type getAccType(linalg::GenericOp op) {
+  return op.getBody()->getArgument(op.getNumDpsInputs()).getType();
 }
 
 /// Chunks of `vec` inner points of one batch.
@@ -190,27 +231,108 @@ static ColumnConfig chooseColumnConfig(const ColumnReduceInfo &info,
 
 bool kf::canSeedFromFill(linalg::GenericOp op, const KernelTargetInfo &target) {
   std::string why;
-  FailureOr<ColumnReduceInfo> info = matchColumnReduce(op, target, why);
+  FailureOr<ColumnReduceInfo> info = matchOneColumnReduce(op, target, why);
   return succeeded(info) && target.blockSize % target.warpSize == 0;
 }
 
-ColumnGroupOps kf::splitColumnGroup(ArrayRef<linalg::GenericOp> ops) {
-  unsigned at = ops.size() >= 2 && isFillOf(ops[0], ops[1]) ? 1 : 0;
-  return {at ? ops[0] : linalg::GenericOp(), ops[at], ops.drop_front(at + 1)};
+linalg::GenericOp ColumnGroupOps::getFillOf(linalg::GenericOp op) const {
+  for (linalg::GenericOp f : fills)
+    if (isFillOf(f, op))
+      return f;
+  return nullptr;
 }
 
-bool kf::isColumnEpilogue(linalg::GenericOp op,
+ColumnGroupOps kf::splitColumnGroup(ArrayRef<linalg::GenericOp> ops) {
+  // Fills and reductions up to the last reduction of that prefix.
+  unsigned end = 0;
+  for (unsigned i = 0; i < ops.size(); ++i) {
+    linalg::GenericOp op = ops[i];
+    if (op.getNumReductionLoops() != 0)
+      end = i + 1;
+    else if (!getFillValue(op))
+      break;
+  }
+  ColumnGroupOps c;
+  for (linalg::GenericOp op : ops.take_front(end))
+    (op.getNumReductionLoops() != 0 ? c.ops : c.fills).push_back(op);
+  // Without a reduction, the first op after the fills stands in for one
+  // (the strategies then say why it is not).
+  if (c.ops.empty()) {
+    while (end < ops.size() && getFillValue(ops[end]))
+      c.fills.push_back(ops[end++]);
+    if (end < ops.size())
+      c.ops.push_back(ops[end++]);
+  }
+  c.epilogue = ops.drop_front(end);
+  return c;
+}
+
+bool kf::areColumnSiblings(const ColumnGroupOps &c,
+                           const KernelTargetInfo &target, std::string &why) {
+  FailureOr<ColumnReduceInfo> info = matchColumnReduce(c.ops, target, why);
+  if (failed(info))
+    return false;
+  Type xType = exchangeType(getAccType(c.ops[0]));
+  DenseSet<Value> outputs;
+  for (linalg::GenericOp op : c.ops) {
+    if (exchangeType(getAccType(op)) != xType) {
+      why = "sibling reductions accumulate in different types";
+      return false;
+    }
+    if (!outputs.insert(getRootBuffer(op.getDpsInits()[0])).second) {
+      why = "sibling reductions write the same buffer";
+      return false;
+    }
+  }
+  if (c.ops.size() > 1) {
+    for (linalg::GenericOp op : c.ops) {
+      if (!touchesWholeBuffersOnly(op)) {
+        why = "sibling reductions touch views that may alias";
+        return false;
+      }
+      Value own = getRootBuffer(op.getDpsInits()[0]);
+      for (Value in : op.getDpsInputs())
+        if (isa<MemRefType>(in.getType()) &&
+            getRootBuffer(in) != own && outputs.contains(getRootBuffer(in))) {
+          why = "a reduction reads the output of a sibling reduction";
+          return false;
+        }
+    }
+  }
+  DenseSet<Operation *> seeded;
+  for (linalg::GenericOp f : c.fills) {
+    auto it = llvm::find_if(c.ops, [&](auto op) { return isFillOf(f, op); });
+    if (it == c.ops.end() || !f->isBeforeInBlock(*it)) {
+      why = "a fill in the group seeds none of the reductions after it";
+      return false;
+    }
+    if (!seeded.insert(*it).second) {
+      why = "two fills of one reduction's output";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool kf::isColumnEpilogue(ArrayRef<linalg::GenericOp> reductions,
                           ArrayRef<linalg::GenericOp> epilogue,
                           std::string &why) {
   if (epilogue.empty())
     return true;
+  if (reductions.empty()) {
+    why = "the group has no reduction";
+    return false;
+  }
+  linalg::GenericOp op = reductions.front();
   SmallVector<int64_t> outShape;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
     if (it == utils::IteratorType::parallel)
       outShape.push_back(ranges[i]);
   // Buffers whose value at an output point the kernel holds.
-  DenseSet<Value> held = {getRootBuffer(op.getDpsInits()[0])};
+  DenseSet<Value> held;
+  for (linalg::GenericOp r : reductions)
+    held.insert(getRootBuffer(r.getDpsInits()[0]));
   bool readsResult = false;
   for (linalg::GenericOp e : epilogue) {
     if (e.getNumReductionLoops() != 0 ||
@@ -235,16 +357,17 @@ bool kf::isColumnEpilogue(linalg::GenericOp op,
       held.insert(getRootBuffer(out));
   }
   if (!readsResult) {
-    why = "the epilogue does not read the reduction's result";
+    why = "the epilogue does not read a reduction's result";
     return false;
   }
   // Threads store epilogue outputs while other blocks still read the
   // reduction's inputs, and other threads read the epilogue's inputs at
   // other points: neither may be an epilogue output.
   DenseSet<Value> read;
-  for (Value in : op.getDpsInputs())
-    if (isa<MemRefType>(in.getType()))
-      read.insert(getRootBuffer(in));
+  for (linalg::GenericOp r : reductions)
+    for (Value in : r.getDpsInputs())
+      if (isa<MemRefType>(in.getType()))
+        read.insert(getRootBuffer(in));
   for (linalg::GenericOp e : epilogue)
     for (OpOperand *in : e.getDpsInputOperands())
       if (isa<MemRefType>(in->get().getType()) &&
@@ -259,53 +382,73 @@ bool kf::isColumnEpilogue(linalg::GenericOp op,
   return true;
 }
 
+/// Bytes of a block's partials in shared memory: one per warp, reduction
+/// and inner point of the block.
+static int64_t getPartialsBytes(const ColumnGroupOps &c, int64_t threads,
+                                int64_t colThreads, int64_t vec,
+                                unsigned warpSize) {
+  return threads / warpSize * (int64_t)c.ops.size() * colThreads * vec *
+         getElementBytes(exchangeType(getAccType(c.ops[0])));
+}
+
 FailureOr<ColumnReduceStrategyAttr>
-kf::selectColumnReduceStrategy(linalg::GenericOp op, linalg::GenericOp fill,
+kf::selectColumnReduceStrategy(const ColumnGroupOps &c,
                                const KernelTargetInfo &target,
                                std::string &why) {
-  FailureOr<ColumnReduceInfo> info = matchColumnReduce(op, target, why);
+  if (!areColumnSiblings(c, target, why))
+    return failure();
+  FailureOr<ColumnReduceInfo> info = matchColumnReduce(c.ops, target, why);
   if (failed(info))
     return failure();
+  bool seed = !c.fills.empty();
   if (target.blockSize % target.warpSize != 0 ||
       target.blockSize < target.warpSize) {
     why = "block size is not a multiple of the warp size";
     return failure();
   }
-  MLIRContext *ctx = op.getContext();
-  ColumnConfig c = chooseColumnConfig(*info, target);
+  MLIRContext *ctx = c.ops.front()->getContext();
+  ColumnConfig cfg = chooseColumnConfig(*info, target);
+  if (getPartialsBytes(c, cfg.threads, cfg.columnThreads, info->vec,
+                       target.warpSize) > (int64_t)target.sharedMemoryBytes) {
+    why = "the reductions' partials need more shared memory than a block has";
+    return failure();
+  }
   int64_t blocks = llvm::divideCeil(getChunks(*info, info->vec),
-                                    c.columnThreads) *
+                                    cfg.columnThreads) *
                    info->batch;
   // Slices of the reduced loop when the outputs leave multiprocessors
   // idle: two blocks per multiprocessor, each slice at least a full
   // unrolled sweep of the block's row lanes.
-  int64_t step = c.threads / c.columnThreads * target.columnUnroll;
+  int64_t step = cfg.threads / cfg.columnThreads * target.columnUnroll;
   int64_t splits = std::min<int64_t>(
       llvm::divideCeil(2 * (int64_t)target.multiprocessors, blocks),
       info->rows / step);
   if (blocks >= (int64_t)target.multiprocessors || splits < 2)
     return ColumnReduceStrategyAttr::get(
-        ctx, ColumnReduceForm::WholeColumn, info->vec, c.threads,
-        c.columnThreads, /*rows_per_block=*/info->rows, c.unroll,
-        /*seed_from_fill=*/bool(fill));
+        ctx, ColumnReduceForm::WholeColumn, info->vec, cfg.threads,
+        cfg.columnThreads, /*rows_per_block=*/info->rows, cfg.unroll,
+        /*seed_from_fill=*/seed);
   int64_t rowsPerSlice = llvm::alignTo(llvm::divideCeil(info->rows, splits),
-                                       c.threads / c.columnThreads);
+                                       cfg.threads / cfg.columnThreads);
   return ColumnReduceStrategyAttr::get(
-      ctx, ColumnReduceForm::SplitRows, info->vec, c.threads, c.columnThreads,
-      rowsPerSlice, target.columnUnroll, /*seed_from_fill=*/bool(fill));
+      ctx, ColumnReduceForm::SplitRows, info->vec, cfg.threads, cfg.columnThreads,
+      rowsPerSlice, target.columnUnroll, /*seed_from_fill=*/seed);
 }
 
-LogicalResult kf::checkColumnReduceStrategy(
-    linalg::GenericOp op, linalg::GenericOp fill,
-    ArrayRef<linalg::GenericOp> epilogue, ColumnReduceStrategyAttr s,
-    const KernelTargetInfo &target, Operation *anchor) {
+LogicalResult kf::checkColumnReduceStrategy(const ColumnGroupOps &c,
+                                            ColumnReduceStrategyAttr s,
+                                            const KernelTargetInfo &target,
+                                            Operation *anchor) {
   auto fail = [&] { return emitCannotHonour(anchor, s); };
   std::string why;
-  FailureOr<ColumnReduceInfo> info = matchColumnReduce(op, target, why);
+  if (!areColumnSiblings(c, target, why))
+    return fail() << why;
+  FailureOr<ColumnReduceInfo> info = matchColumnReduce(c.ops, target, why);
   if (failed(info))
     return fail() << why;
-  if (!isColumnEpilogue(op, epilogue, why))
+  if (!isColumnEpilogue(c.ops, c.epilogue, why))
     return fail() << why;
+  bool fill = !c.fills.empty();
   int64_t vec = s.getVector();
   if (vec < 1 || !llvm::isPowerOf2_64(vec) || info->vec % vec != 0)
     return fail() << "vector must be a power of two dividing " << info->vec
@@ -316,9 +459,9 @@ LogicalResult kf::checkColumnReduceStrategy(
     return fail() << "unroll and threads must be positive, threads at most "
                   << target.maxThreadsPerBlock;
   if (s.getSeedFromFill() != bool(fill))
-    return fail() << (fill ? "the group's fill must seed the result "
+    return fail() << (fill ? "the group's fills must seed the results "
                              "(seed_from_fill = true)"
-                           : "seed_from_fill needs a fill of the output "
+                           : "seed_from_fill needs a fill of an output "
                              "in the group");
   if (s.getForm() != ColumnReduceForm::RowSlices) {
     int64_t colThreads = s.getColumnThreads();
@@ -341,13 +484,20 @@ LogicalResult kf::checkColumnReduceStrategy(
         (s.getRowsPerBlock() < 1 || s.getRowsPerBlock() >= info->rows))
       return fail() << "split rows need rows_per_block between 1 and "
                     << info->rows - 1;
+    if (getPartialsBytes(c, s.getThreads(), colThreads, vec,
+                         target.warpSize) > (int64_t)target.sharedMemoryBytes)
+      return fail() << "the partials of " << c.ops.size()
+                    << " reductions need more than "
+                    << target.sharedMemoryBytes << " bytes of shared memory";
     return success();
   }
+  if (c.ops.size() != 1)
+    return fail() << "row slices take one reduction";
   if (!info->outer.empty() || info->inner.size() != 1)
     return fail() << "row slices need a 2-D [reduction, parallel] op";
-  if (fill || !epilogue.empty())
+  if (fill || !c.epilogue.empty())
     return fail() << "row slices cannot absorb a fill or an epilogue";
-  if (!atomicKindFor(info->kind))
+  if (!atomicKindFor(info->kinds[0]))
     return fail() << "the combiner has no atomic form";
   if (s.getRowsPerBlock() < 1 ||
       llvm::divideCeil(info->rows, s.getRowsPerBlock()) > 65535)
@@ -367,70 +517,86 @@ static SmallVector<Value> getLoopIvs(OpBuilder &b, Location loc,
   return ivs;
 }
 
-/// Loads of the inputs at reduced index `r` (clamped by the caller) and
-/// inner points `col0 .. col0 + vec`, folded into `accs` through the op's
-/// body; `valid` (may be null) masks the update.
-static void accumulateRow(OpBuilder &b, Location loc, linalg::GenericOp op,
+/// Loads of the inputs of `ops` at reduced index `r` (clamped by the
+/// caller) and inner points `col0 .. col0 + vec`, each (buffer, map) once,
+/// folded into `accs` (reduction k's lane l at k * vec + l) through each
+/// op's body; `valid` (may be null) masks the update.
+static void accumulateRow(OpBuilder &b, Location loc,
+                          ArrayRef<linalg::GenericOp> ops,
                           const ColumnReduceInfo &info, ArrayRef<Value> outer,
                           Value r, Value col0, unsigned vec, Value valid,
                           SmallVector<Value> &accs) {
   SmallVector<Value> ivs0 = getLoopIvs(b, loc, info, outer, r, col0);
-  SmallVector<SmallVector<Value>> ins;
-  for (OpOperand *in : op.getDpsInputOperands()) {
-    Value v = in->get();
-    if (!isa<MemRefType>(v.getType())) {
-      ins.push_back(SmallVector<Value>(vec, v));
-      continue;
+  DenseMap<std::pair<Value, AffineMap>, SmallVector<Value>> loaded;
+  for (auto [k, constOp] : llvm::enumerate(ops)) {
+    linalg::GenericOp op = constOp;
+    SmallVector<SmallVector<Value>> ins;
+    for (OpOperand *in : op.getDpsInputOperands()) {
+      Value v = in->get();
+      if (!isa<MemRefType>(v.getType())) {
+        ins.push_back(SmallVector<Value>(vec, v));
+        continue;
+      }
+      AffineMap m = op.getMatchingIndexingMap(in);
+      auto [it, inserted] = loaded.try_emplace({v, m});
+      if (inserted) {
+        SmallVector<Value> idx = expandIndices(b, loc, m, ivs0);
+        if (!m.isFunctionOfDim(op.getNumLoops() - 1))
+          it->second = SmallVector<Value>(
+              vec, memref::LoadOp::create(b, loc, v, idx).getResult());
+        else
+          it->second = loadLanes(b, loc, v, idx, vec);
+      }
+      ins.push_back(it->second);
     }
-    AffineMap m = op.getMatchingIndexingMap(in);
-    SmallVector<Value> idx = expandIndices(b, loc, m, ivs0);
-    if (!m.isFunctionOfDim(op.getNumLoops() - 1))
-      ins.push_back(SmallVector<Value>(
-          vec, memref::LoadOp::create(b, loc, v, idx).getResult()));
-    else
-      ins.push_back(loadLanes(b, loc, v, idx, vec));
-  }
-  for (unsigned l = 0; l < vec; ++l) {
-    SmallVector<Value> args;
-    for (auto &i : ins)
-      args.push_back(i[l]);
-    args.push_back(accs[l]);
-    SmallVector<Value> ivs = ivs0;
-    if (l)
-      ivs.back() = arith::AddIOp::create(b, loc, ivs.back(), cIdx(b, loc, l));
-    Value upd = cloneBody(b, op, args, ivs)[0];
-    accs[l] =
-        valid ? arith::SelectOp::create(b, loc, valid, upd, accs[l]).getResult()
-              : upd;
+    for (unsigned l = 0; l < vec; ++l) {
+      Value &acc = accs[k * vec + l];
+      SmallVector<Value> args;
+      for (auto &i : ins)
+        args.push_back(i[l]);
+      args.push_back(acc);
+      SmallVector<Value> ivs = ivs0;
+      if (l)
+        ivs.back() = arith::AddIOp::create(b, loc, ivs.back(), cIdx(b, loc, l));
+      Value upd = cloneBody(b, op, args, ivs)[0];
+      acc = valid ? arith::SelectOp::create(b, loc, valid, upd, acc).getResult()
+                  : upd;
+    }
   }
 }
 
-/// Combines `total` (in the exchange type) with the seed (`init`, the value
-/// of the group's fill, or the output's old value) and stores output
-/// (`outer`, `col`).
-static void storeSeeded(OpBuilder &b, Location loc, linalg::GenericOp op,
+/// Combines each reduction's total (in the exchange type) with its seed
+/// (the value of its fill in the group, or the output's old value), stores
+/// output (`outer`, `col`) unless private, then evaluates the epilogue
+/// there.
+static void storeSeeded(OpBuilder &b, Location loc, const ColumnGroupOps &c,
                         const ColumnReduceInfo &info, ArrayRef<Value> outer,
-                        Value col, Value total, Value init,
+                        Value col, ArrayRef<Value> totals,
                         const ColumnEpilogue &epi) {
-  OpOperand &out = op.getDpsInitsMutable()[0];
-  Type accType = op.getBody()->getArgument(op.getNumDpsInputs()).getType();
-  if (total.getType() != accType)
-    total = arith::TruncFOp::create(b, loc, accType, total);
   SmallVector<Value> ivs = getLoopIvs(b, loc, info, outer, cIdx(b, loc, 0), col);
-  SmallVector<Value> idx =
-      expandIndices(b, loc, op.getMatchingIndexingMap(&out), ivs);
-  Value seed =
-      init ? init
-           : memref::LoadOp::create(b, loc, out.get(), idx).getResult();
-  Value result = arith::getReductionOp(info.kind, b, loc, seed, total);
-  Value root = getRootBuffer(out.get());
-  if (!epi.privates.contains(root))
-    memref::StoreOp::create(b, loc, result, out.get(), idx);
-  if (epi.ops.empty())
-    return;
-  // The epilogue at this output point (its loops are the output's dims).
-  DenseMap<Value, Value> held = {{root, result}};
-  evalElementwiseChain(b, loc, epi.ops, idx, held, epi.privates);
+  DenseMap<Value, Value> held;
+  SmallVector<Value> idx;
+  for (auto [k, constOp] : llvm::enumerate(c.ops)) {
+    linalg::GenericOp op = constOp;
+    OpOperand &out = op.getDpsInitsMutable()[0];
+    Type accType = getAccType(op);
+    Value total = totals[k];
+    if (total.getType() != accType)
+      total = arith::TruncFOp::create(b, loc, accType, total);
+    idx = expandIndices(b, loc, op.getMatchingIndexingMap(&out), ivs);
+    linalg::GenericOp fill = c.getFillOf(op);
+    Value seed =
+        fill ? getFillValue(fill)
+             : memref::LoadOp::create(b, loc, out.get(), idx).getResult();
+    Value result = arith::getReductionOp(info.kinds[k], b, loc, seed, total);
+    Value root = getRootBuffer(out.get());
+    if (!epi.privates.contains(root))
+      memref::StoreOp::create(b, loc, result, out.get(), idx);
+    held[root] = result;
+  }
+  // The epilogue at this output point (its loops are the outputs' dims).
+  if (!epi.ops.empty())
+    evalElementwiseChain(b, loc, epi.ops, idx, held, epi.privates);
 }
 
 /// The launch's linear thread index over blocks of `threads`, with the
@@ -452,6 +618,21 @@ static Value getGuardedThreadIndex(OpBuilder &b, Location loc,
   return i;
 }
 
+/// Each reduction k's total over the `n` rows of `buf` at column `index` +
+/// k * `stride`, combined in row order.
+static SmallVector<Value> combineEach(OpBuilder &b, Location loc,
+                                      const ColumnReduceInfo &info, Value buf,
+                                      int64_t n, Value index, int64_t stride) {
+  SmallVector<Value> totals;
+  for (auto [k, kind] : llvm::enumerate(info.kinds)) {
+    Value at = index;
+    if (k)
+      at = arith::AddIOp::create(b, loc, index, cIdx(b, loc, k * stride));
+    totals.push_back(combineInOrder(b, loc, kind, buf, n, at));
+  }
+  return totals;
+}
+
 /// Whole-column and split-rows forms: each block owns `colThreads` chunks
 /// of one batch over a slice of rows (every row for whole columns;
 /// `colThreads` threads side by side, the other threads of the block walk
@@ -459,12 +640,16 @@ static Value getGuardedThreadIndex(OpBuilder &b, Location loc,
 /// columns: each output is seeded and stored once, no atomics and no
 /// initialization kernel. Split rows: each slice's totals go to a workspace
 /// that a second kernel combines in slice order, then seeds and stores.
-static void emitColumnBlocks(RewriterBase &b, linalg::GenericOp op,
+/// Every reduction of the group keeps its own accumulators, partials and
+/// workspace rows; loads they share are emitted once.
+static void emitColumnBlocks(RewriterBase &b, const ColumnGroupOps &c,
                              const ColumnReduceInfo &info,
-                             ColumnReduceStrategyAttr s, Value init,
+                             ColumnReduceStrategyAttr s,
                              const ColumnEpilogue &epi, unsigned warpSize,
                              int64_t blockSize) {
+  linalg::GenericOp op = c.ops.back();
   unsigned vec = info.vec;
+  int64_t nOps = c.ops.size();
   int64_t colThreads = s.getColumnThreads();
   int64_t colChunks = getChunks(info, vec);
   int64_t colBlocks = llvm::divideCeil(colChunks, colThreads);
@@ -476,19 +661,20 @@ static void emitColumnBlocks(RewriterBase &b, linalg::GenericOp op,
   int64_t numWarps = threads / warpSize;
   int64_t unroll = s.getUnroll();
   Location loc = op.getLoc();
-  Block *body = op.getBody();
-  Type accType = body->getArgument(op.getNumDpsInputs()).getType();
-  Type xType = exchangeType(accType);
+  Type xType = exchangeType(getAccType(c.ops[0]));
   MLIRContext *ctx = b.getContext();
+  // Partials of reduction k, column thread ct, lane l at slot
+  // (k * colThreads + ct) * vec + l of the warp's row.
+  int64_t perOp = colThreads * vec;
   auto smemType = MemRefType::get(
-      {numWarps, colThreads * vec}, xType, AffineMap(),
+      {numWarps, nOps * perOp}, xType, AffineMap(),
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
   b.setInsertionPoint(op);
   int64_t outputs = info.batch * info.cols;
   Value workspace;
   if (split)
     workspace = memref::AllocOp::create(
-        b, loc, MemRefType::get({slices, outputs}, xType));
+        b, loc, MemRefType::get({slices, nOps * outputs}, xType));
   gpu::LaunchOp launch = createLaunch(b, loc, {colBlocks * info.batch * slices},
                                       {threads}, TypeRange{smemType});
   Value smem = launch.getWorkgroupAttributions().front();
@@ -508,8 +694,11 @@ static void emitColumnBlocks(RewriterBase &b, linalg::GenericOp op,
   if (colBlocks * colThreads != colChunks)
     chunk = arith::MinUIOp::create(b, loc, chunk, cIdx(b, loc, colChunks - 1));
   Value col0 = arith::MulIOp::create(b, loc, chunk, cIdx(b, loc, vec));
-  SmallVector<Value> inits(vec,
-                           arith::getIdentityValue(info.kind, accType, b, loc));
+  SmallVector<Value> inits;
+  for (auto [k, r] : llvm::enumerate(c.ops)) {
+    Value id = arith::getIdentityValue(info.kinds[k], getAccType(r), b, loc);
+    inits.append(vec, id);
+  }
   int64_t step = rowLanes * unroll;
   // The loop runs over the slice's offsets (a constant trip count, which
   // memopt-pipeline-loads needs); rows are rowStart + offset.
@@ -539,7 +728,7 @@ static void emitColumnBlocks(RewriterBase &b, linalg::GenericOp op,
                                        rowEnd);
             r = arith::SelectOp::create(nb, loc, ok, r, rowStart);
           }
-          accumulateRow(nb, loc, op, info, outer, r, col0, vec, ok, accs);
+          accumulateRow(nb, loc, c.ops, info, outer, r, col0, vec, ok, accs);
         }
         scf::YieldOp::create(nb, loc, accs);
       });
@@ -551,53 +740,64 @@ static void emitColumnBlocks(RewriterBase &b, linalg::GenericOp op,
   Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lane,
                                        cIdx(b, loc, colThreads));
   SmallVector<Value> partials;
-  for (unsigned l = 0; l < vec; ++l) {
-    Value v = loop.getResult(l);
-    if (xType != accType)
-      v = arith::ExtFOp::create(b, loc, xType, v);
-    for (int64_t off = warpSize / 2; off >= colThreads; off /= 2) {
-      auto shfl = gpu::ShuffleOp::create(b, loc, v, off, warpSize,
-                                         gpu::ShuffleMode::XOR);
-      v = arith::getReductionOp(info.kind, b, loc, v, shfl.getShuffleResult());
+  for (int64_t k = 0; k < nOps; ++k) {
+    for (unsigned l = 0; l < vec; ++l) {
+      Value v = loop.getResult(k * vec + l);
+      if (xType != v.getType())
+        v = arith::ExtFOp::create(b, loc, xType, v);
+      for (int64_t off = warpSize / 2; off >= colThreads; off /= 2) {
+        auto shfl = gpu::ShuffleOp::create(b, loc, v, off, warpSize,
+                                           gpu::ShuffleMode::XOR);
+        v = arith::getReductionOp(info.kinds[k], b, loc, v,
+                                  shfl.getShuffleResult());
+      }
+      partials.push_back(v);
     }
-    partials.push_back(v);
   }
   {
     OpBuilder::InsertionGuard guard(b);
     auto ifOp = scf::IfOp::create(b, loc, leader, false);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
     Value slot0 = arith::MulIOp::create(b, loc, ct, cIdx(b, loc, vec));
-    for (unsigned l = 0; l < vec; ++l) {
-      Value slot = arith::AddIOp::create(b, loc, slot0, cIdx(b, loc, l));
-      memref::StoreOp::create(b, loc, partials[l], smem,
-                              ValueRange{warp, slot});
-    }
+    for (int64_t k = 0; k < nOps; ++k)
+      for (unsigned l = 0; l < vec; ++l) {
+        Value slot = arith::AddIOp::create(b, loc, slot0,
+                                           cIdx(b, loc, k * perOp + l));
+        memref::StoreOp::create(b, loc, partials[k * vec + l], smem,
+                                ValueRange{warp, slot});
+      }
   }
   gpu::BarrierOp::create(b, loc);
   // The first colThreads * vec threads each finish one inner point.
-  Value c = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, colBlock, cIdx(b, loc, colThreads * vec)),
+  Value col = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, colBlock, cIdx(b, loc, perOp)),
       tid);
   Value owns = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
-                                     cIdx(b, loc, colThreads * vec));
-  if (colBlocks * colThreads * vec != info.cols)
+                                     cIdx(b, loc, perOp));
+  if (colBlocks * perOp != info.cols)
     owns = arith::AndIOp::create(
         b, loc, owns,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col,
                               cIdx(b, loc, info.cols)));
   {
     OpBuilder::InsertionGuard guard(b);
     auto ifOp = scf::IfOp::create(b, loc, owns, false);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    Value total = combineInOrder(b, loc, info.kind, smem, numWarps, tid);
+    SmallVector<Value> totals =
+        combineEach(b, loc, info, smem, numWarps, tid, perOp);
     if (!split) {
-      storeSeeded(b, loc, op, info, outer, c, total, init, epi);
+      storeSeeded(b, loc, c, info, outer, col, totals, epi);
     } else {
       Value o = arith::AddIOp::create(
           b, loc, arith::MulIOp::create(b, loc, batch, cIdx(b, loc, info.cols)),
-          c);
-      memref::StoreOp::create(b, loc, total, workspace, ValueRange{slice, o});
+          col);
+      for (int64_t k = 0; k < nOps; ++k) {
+        Value ok = o;
+        if (k)
+          ok = arith::AddIOp::create(b, loc, o, cIdx(b, loc, k * outputs));
+        memref::StoreOp::create(b, loc, totals[k], workspace,
+                                ValueRange{slice, ok});
+      }
     }
   }
   if (!split)
@@ -612,21 +812,22 @@ static void emitColumnBlocks(RewriterBase &b, linalg::GenericOp op,
       createLaunch(b, loc, {finishBlocks}, {finishThreads});
   Value o = getGuardedThreadIndex(b, loc, finish, finishThreads, finishBlocks,
                                   outputs);
-  Value total = combineInOrder(b, loc, info.kind, workspace, slices, o);
+  SmallVector<Value> totals =
+      combineEach(b, loc, info, workspace, slices, o, outputs);
   SmallVector<Value> bc = delinearize(b, loc, o, {info.batch, info.cols});
-  storeSeeded(b, loc, op, info, delinearize(b, loc, bc[0], info.outer), bc[1],
-              total, init, epi);
+  storeSeeded(b, loc, c, info, delinearize(b, loc, bc[0], info.outer), bc[1],
+              totals, epi);
   b.setInsertionPoint(op);
   memref::DeallocOp::create(b, loc, workspace);
 }
 
-/// Row-sliced form (pinned only): each thread owns `vec` columns, each
-/// block a slice of rows; partials are combined into the (initialized)
-/// output with atomics.
+/// Row-sliced form (pinned only, one reduction): each thread owns `vec`
+/// columns, each block a slice of rows; partials are combined into the
+/// (initialized) output with atomics.
 static void emitAtomicColumnReduce(RewriterBase &b, linalg::GenericOp op,
                                    const ColumnReduceInfo &info,
                                    ColumnReduceStrategyAttr s) {
-  std::optional<arith::AtomicRMWKind> atomic = atomicKindFor(info.kind);
+  std::optional<arith::AtomicRMWKind> atomic = atomicKindFor(info.kinds[0]);
   OpOperand &out = op.getDpsInitsMutable()[0];
   int64_t rowsTotal = info.rows, cols = info.cols;
   unsigned vec = info.vec;
@@ -648,10 +849,8 @@ static void emitAtomicColumnReduce(RewriterBase &b, linalg::GenericOp op,
       b, loc,
       arith::AddIOp::create(b, loc, rowStart, cIdx(b, loc, rowsPerBlock)),
       cIdx(b, loc, rowsTotal));
-  Block *body = op.getBody();
-  Type accType = body->getArgument(op.getNumDpsInputs()).getType();
-  SmallVector<Value> inits(vec,
-                           arith::getIdentityValue(info.kind, accType, b, loc));
+  SmallVector<Value> inits(
+      vec, arith::getIdentityValue(info.kinds[0], getAccType(op), b, loc));
   // Unrolled so that each thread has `unroll` independent loads in flight;
   // rows past the slice are clamped for the load and masked out of the
   // accumulation.
@@ -665,7 +864,7 @@ static void emitAtomicColumnReduce(RewriterBase &b, linalg::GenericOp op,
           Value ok = arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::ult,
                                            ru, rowEnd);
           Value rc = arith::SelectOp::create(nb, loc, ok, ru, rowStart);
-          accumulateRow(nb, loc, op, info, {}, rc, col0, vec, ok, accs);
+          accumulateRow(nb, loc, {op}, info, {}, rc, col0, vec, ok, accs);
         }
         scf::YieldOp::create(nb, loc, accs);
       });
@@ -678,40 +877,41 @@ static void emitAtomicColumnReduce(RewriterBase &b, linalg::GenericOp op,
   }
 }
 
-DenseSet<Value> kf::emitColumnReduceKernel(
-    RewriterBase &b, linalg::GenericOp op, linalg::GenericOp fill,
-    ArrayRef<linalg::GenericOp> epilogue, ColumnReduceStrategyAttr s,
-    const KernelTargetInfo &target) {
+DenseSet<Value> kf::emitColumnReduceKernel(RewriterBase &b,
+                                           const ColumnGroupOps &c,
+                                           ColumnReduceStrategyAttr s,
+                                           const KernelTargetInfo &target) {
   std::string why;
   // checkColumnReduceStrategy proved that it matches.
-  ColumnReduceInfo info = *matchColumnReduce(op, target, why);
+  ColumnReduceInfo info = *matchColumnReduce(c.ops, target, why);
   info.vec = s.getVector();
   if (s.getForm() == ColumnReduceForm::RowSlices) {
-    emitAtomicColumnReduce(b, op, info, s);
+    emitAtomicColumnReduce(b, c.ops[0], info, s);
     return {};
   }
   // Buffers written in the kernel that only its ops (and deallocations)
   // use.
-  ColumnEpilogue epi{epilogue, {}};
-  DenseSet<Operation *> members(llvm::from_range, epilogue);
-  members.insert(op);
-  if (fill)
-    members.insert(fill);
-  // The reduction's output without a fill seeds from its old value: kept.
+  ColumnEpilogue epi{c.epilogue, {}};
+  DenseSet<Operation *> members(llvm::from_range, c.epilogue);
+  for (linalg::GenericOp op : c.ops)
+    members.insert(op);
+  for (linalg::GenericOp f : c.fills)
+    members.insert(f);
+  // A reduction's output without a fill seeds from its old value: kept.
   SmallVector<Value> written;
-  if (fill)
-    written.push_back(getRootBuffer(op.getDpsInits()[0]));
-  for (linalg::GenericOp e : epilogue)
+  for (linalg::GenericOp op : c.ops)
+    if (c.getFillOf(op))
+      written.push_back(getRootBuffer(op.getDpsInits()[0]));
+  for (linalg::GenericOp e : c.epilogue)
     for (Value out : e.getDpsInits())
       written.push_back(getRootBuffer(out));
-  if (!epilogue.empty())
+  if (!c.epilogue.empty())
     for (Value root : written)
       if (root.getDefiningOp<memref::AllocOp>() &&
           llvm::all_of(root.getUsers(), [&](Operation *u) {
             return members.contains(u) || isa<memref::DeallocOp>(u);
           }))
         epi.privates.insert(root);
-  emitColumnBlocks(b, op, info, s, fill ? getFillValue(fill) : Value(), epi,
-                   target.warpSize, target.blockSize);
+  emitColumnBlocks(b, c, info, s, epi, target.warpSize, target.blockSize);
   return epi.privates;
 }

@@ -112,6 +112,20 @@ static int64_t getChunkLoadBytes(const Group &group,
   return bytes;
 }
 
+/// The chunks of `vec` lanes a layout splits the group into: one per vector
+/// of the flat array, else one per vector of each row (shifted rows: every
+/// aligned vector a row touches; a group without a row: one per row).
+static int64_t getLayoutChunks(const Group &group, ElementwiseLayout layout,
+                               int64_t vec) {
+  if (layout == ElementwiseLayout::Flat)
+    return llvm::divideCeil(group.numRows() * group.inner, vec);
+  if (group.inner < 0)
+    return group.numRows();
+  return group.numRows() *
+         getChunksPerRow(group.inner, vec,
+                         layout == ElementwiseLayout::ShiftedRows);
+}
+
 /// Chunks per thread: the fewest powers of two (at most 8) whose loads
 /// reach the target's `elementwiseLoadBytes`, while the grid keeps at least
 /// the threads every multiprocessor holds at once (2048 on sm_80..sm_90:
@@ -167,7 +181,10 @@ FailureOr<ElementwiseStrategyAttr> kf::selectElementwiseStrategy(
       int64_t chunks =
           total % wide != 0
               ? 1
-              : selectChunks(group, target, total / wide, wide,
+              : selectChunks(group, target,
+                             getLayoutChunks(group, ElementwiseLayout::Flat,
+                                             wide),
+                             wide,
                              /*windowed=*/false, evenOnly, threads);
       return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::Flat, wide,
                                           threads, false, DenseI64ArrayAttr(),
@@ -182,7 +199,9 @@ FailureOr<ElementwiseStrategyAttr> kf::selectElementwiseStrategy(
   }
   bool windowed = vec > 1 && hasWindowAccesses(group);
   int64_t chunks =
-      vec > 1 ? selectChunks(group, target, group.numRows() * (group.inner / vec),
+      vec > 1 ? selectChunks(group, target,
+                             getLayoutChunks(group, ElementwiseLayout::Rows,
+                                             vec),
                              vec, windowed, evenOnly, threads)
               : 1;
   return ElementwiseStrategyAttr::get(ctx, ElementwiseLayout::Rows, vec,
@@ -246,9 +265,7 @@ LogicalResult kf::checkElementwiseStrategy(const Group &group,
         (group.numRows() * group.inner) % vec != 0)
       return fail() << "several chunks per thread in the flat layout need "
                        "its elements to be a multiple of the vector";
-    int64_t total = s.getLayout() == ElementwiseLayout::Flat
-                        ? group.numRows() * group.inner / vec
-                        : group.numRows() * std::max<int64_t>(1, group.inner / vec);
+    int64_t total = getLayoutChunks(group, s.getLayout(), vec);
     if (overwritesItsInput(group) && total % (s.getThreads() * chunks) != 0)
       return fail() << "the group updates a buffer in place, so its "
                     << total << " chunks must be a multiple of threads x "
@@ -306,7 +323,7 @@ static void emitFlatElementwiseKernel(RewriterBase &b, Group &group,
   rowShape.push_back(group.inner);
   Location loc = group.ops.front().op.getLoc();
   int64_t total = rows * group.inner;
-  int64_t chunks = llvm::divideCeil(total, (int64_t)vec);
+  int64_t chunks = getLayoutChunks(group, ElementwiseLayout::Flat, vec);
   b.setInsertionPoint(group.ops.back().op);
   Block *entry = nullptr;
   auto makeState = [&](Value k0, bool partial) {
@@ -388,9 +405,8 @@ void kf::emitElementwiseKernel(RewriterBase &b, Group &group,
     return emitFlatElementwiseKernel(b, group, s.getThreads(), rows, vec,
                                      s.getChunks());
   bool shifted = s.getLayout() == ElementwiseLayout::ShiftedRows;
-  int64_t chunksPerRow =
-      scalarOnly ? 1 : getChunksPerRow(group.inner, vec, shifted);
-  int64_t total = rows * chunksPerRow;
+  int64_t total = getLayoutChunks(group, s.getLayout(), vec);
+  int64_t chunksPerRow = total / rows;
   b.setInsertionPoint(group.ops.back().op);
   // One chunk per thread (any layout) or `chunks` of them (the rows
   // layout, the strategy's check), each in its own row.

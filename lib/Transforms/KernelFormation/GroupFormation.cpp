@@ -78,26 +78,6 @@ static bool isInertOp(Operation *op) {
              memref::CastOp, arith::ConstantOp>(op);
 }
 
-/// Whether every memref `op` touches is a whole buffer (a function argument
-/// or an allocation, through the views getViewRoot sees through) and its
-/// body reads no memref: then buffers with different roots do not alias.
-static bool touchesWholeBuffersOnly(linalg::GenericOp op) {
-  for (Value v : op->getOperands()) {
-    if (!isa<MemRefType>(v.getType()))
-      continue;
-    Value root = getRootBuffer(v);
-    if (!isa<BlockArgument>(root) && !root.getDefiningOp<memref::AllocOp>())
-      return false;
-  }
-  bool capturesMemref = false;
-  op.getBody()->walk([&](Operation *inner) {
-    for (Value v : inner->getOperands())
-      if (isa<MemRefType>(v.getType()))
-        capturesMemref = true;
-  });
-  return !capturesMemref;
-}
-
 /// Whether `op` can move down to just after `to` (later in its block): the
 /// ops between are allocations, views, constants and generics that neither
 /// write a buffer `op` reads nor read or write one it writes.
@@ -303,6 +283,140 @@ attachColumnReductions(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planned,
   }
 }
 
+/// Sibling column reductions (a sum and a sum of squares of the same
+/// columns, dgamma and dbeta without a row group) planned one after another,
+/// each with its fill, and the fills planned together before them, become
+/// one group when their whole-column kernel can share the loads: the longest
+/// run of such entries that stays legal, then the elementwise group after it
+/// when that is an epilogue over their outputs. Entries holding tiled
+/// transposes stay as they are.
+static void
+mergeSiblingColumnGroups(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planned,
+                         llvm::MapVector<Operation *, std::string> &refusals,
+                         const KernelTargetInfo &target,
+                         const DenseSet<Operation *> &tiled) {
+  auto isTiled = [&](ArrayRef<linalg::GenericOp> ops) {
+    return llvm::any_of(ops, [&](auto op) { return tiled.contains(op); });
+  };
+  auto isFills = [](ArrayRef<linalg::GenericOp> ops) {
+    return llvm::all_of(ops, [](auto op) { return bool(getFillValue(op)); });
+  };
+  // Fills and column reductions, then (possibly) an epilogue.
+  auto isColumnish = [&](ArrayRef<linalg::GenericOp> ops) {
+    if (ops.empty() || isTiled(ops))
+      return false;
+    if (isFills(ops))
+      return true;
+    ColumnGroupOps c = splitColumnGroup(ops);
+    return llvm::all_of(c.ops, [&](linalg::GenericOp op) {
+      return op.getNumReductionLoops() != 0 && canSeedFromFill(op, target);
+    });
+  };
+  auto legal = [&](ArrayRef<linalg::GenericOp> ops, std::string &why) {
+    ColumnGroupOps c = splitColumnGroup(ops);
+    if (c.ops.empty() || c.ops[0].getNumReductionLoops() == 0 ||
+        !areColumnSiblings(c, target, why) ||
+        !isColumnEpilogue(c.ops, c.epilogue, why))
+      return false;
+    // The group runs at its last op: everything between its first and last
+    // op must be a member or touch no memory.
+    Block *block = ops.front()->getBlock();
+    DenseSet<Operation *> members;
+    Operation *first = ops.front(), *last = ops.front();
+    for (linalg::GenericOp op : ops) {
+      if (op->getBlock() != block) {
+        why = "the ops are in different blocks";
+        return false;
+      }
+      members.insert(op);
+      if (op->isBeforeInBlock(first))
+        first = op;
+      if (last->isBeforeInBlock(op))
+        last = op;
+    }
+    for (Operation *o = first; o != last; o = o->getNextNode())
+      if (!members.contains(o) && !isInertOp(o)) {
+        why = "'" + o->getName().getStringRef().str() +
+              "' between them may touch memory";
+        return false;
+      }
+    return true;
+  };
+  for (unsigned i = 0; i < planned.size(); ++i) {
+    if (!isColumnish(planned[i]) ||
+        !splitColumnGroup(planned[i]).epilogue.empty())
+      continue;
+    SmallVector<linalg::GenericOp> cur = planned[i], best;
+    unsigned bestEnd = i;
+    auto firstReduction = [](ArrayRef<linalg::GenericOp> ops) {
+      auto it = llvm::find_if(
+          ops, [](auto op) { return op.getNumReductionLoops() != 0; });
+      return it == ops.end() ? linalg::GenericOp() : *it;
+    };
+    unsigned j = i + 1;
+    for (; j < planned.size(); ++j) {
+      ArrayRef<linalg::GenericOp> entry = planned[j];
+      if (entry.empty())
+        continue;
+      if (!isColumnish(entry))
+        break;
+      linalg::GenericOp head = firstReduction(cur);
+      llvm::append_range(cur, entry);
+      linalg::GenericOp next = firstReduction(entry);
+      bool hasEpilogue = !splitColumnGroup(entry).epilogue.empty();
+      if (next && head) {
+        std::string why;
+        if (!legal(cur, why)) {
+          if (next.getStaticLoopRanges() == head.getStaticLoopRanges() &&
+              next.getIteratorTypesArray() == head.getIteratorTypesArray())
+            refusals[next] =
+                "column reduction not fused with the column reduction "
+                "before it: " + why;
+          j = planned.size();
+          break;
+        }
+        best = cur;
+        bestEnd = j;
+      } else if (next && !head) {
+        // Fills only so far: the first reduction starts the run.
+        std::string why;
+        if (legal(cur, why)) {
+          best = cur;
+          bestEnd = j;
+        }
+      }
+      if (hasEpilogue) {
+        j = planned.size();
+        break;
+      }
+    }
+    // The elementwise group after the run, as its epilogue.
+    if (!best.empty() && j < planned.size() && !isTiled(planned[j]) &&
+        splitColumnGroup(best).epilogue.empty()) {
+      SmallVector<linalg::GenericOp> withEpilogue = best;
+      llvm::append_range(withEpilogue, planned[j]);
+      std::string why;
+      if (legal(withEpilogue, why) &&
+          splitColumnGroup(withEpilogue).epilogue.size() == planned[j].size()) {
+        best = std::move(withEpilogue);
+        bestEnd = j;
+      }
+    }
+    // Only a run of more than one reduction (or a fill it gained) changes
+    // anything.
+    if (best.empty() || bestEnd == i)
+      continue;
+    // Ops that joined the run were refused the group before them; what
+    // the run's first entry was refused (a row kernel, say) still holds.
+    for (unsigned k = i + 1; k <= bestEnd; ++k) {
+      for (linalg::GenericOp op : planned[k])
+        refusals.erase(op);
+      planned[k].clear();
+    }
+    planned[i] = std::move(best);
+  }
+}
+
 static unsigned formBlockGroups(RewriterBase &rewriter, Block &block,
                                 const KernelTargetInfo &target,
                                 KernelStrategy strategy) {
@@ -447,7 +561,7 @@ static unsigned formBlockGroups(RewriterBase &rewriter, Block &block,
     SmallVector<linalg::GenericOp> epilogue = getOps(groups[*idx]);
     std::string why;
     if (followsBarrier.count(epilogue.front()) ||
-        !isColumnEpilogue(column, epilogue, why))
+        !isColumnEpilogue({column}, epilogue, why))
       return;
     // Nothing between them may touch memory: the group moves the reduction
     // down to its epilogue.
@@ -494,6 +608,15 @@ static unsigned formBlockGroups(RewriterBase &rewriter, Block &block,
     takeEpilogue(i);
   }
   attachColumnReductions(planned, refusals, target);
+  DenseSet<Operation *> tiled;
+  for (const TileFusion &fusion : tiles) {
+    tiled.insert(fusion.op);
+    for (linalg::GenericOp op : fusion.prologue)
+      tiled.insert(op);
+    for (linalg::GenericOp op : fusion.epilogue)
+      tiled.insert(op);
+  }
+  mergeSiblingColumnGroups(planned, refusals, target, tiled);
   for (auto &[op, why] : refusals)
     op->emitRemark() << why;
   for (ArrayRef<linalg::GenericOp> ops : planned)

@@ -140,12 +140,14 @@ mlir::memopt::emitKernelGroup(RewriterBase &rewriter, KernelGroupOp groupOp,
       })
       .Case([&](ColumnReduceStrategyAttr s) -> FailureOr<unsigned> {
         ColumnGroupOps c = splitColumnGroup(ops);
-        if (failed(checkColumnReduceStrategy(c.op, c.fill, c.epilogue, s,
-                                             target, anchor)))
+        if (c.ops.empty())
+          return emitCannotHonour(anchor, s) << "the group has no reduction",
+                 failure();
+        if (failed(checkColumnReduceStrategy(c, s, target, anchor)))
           return failure();
         dissolve(rewriter, groupOp);
         DenseSet<Value> privates = emitColumnReduceKernel(
-            rewriter, c.op, c.fill, c.epilogue, s, target);
+            rewriter, c, s, target);
         eraseFusedOps(rewriter, ops, privates);
         return 0u;
       })

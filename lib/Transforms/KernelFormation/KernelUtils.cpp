@@ -109,6 +109,23 @@ SmallVector<Value> kf::cloneBody(OpBuilder &b, linalg::GenericOp op,
 
 Value kf::getRootBuffer(Value v) { return getViewRoot(v); }
 
+bool kf::touchesWholeBuffersOnly(linalg::GenericOp op) {
+  for (Value v : op->getOperands()) {
+    if (!isa<MemRefType>(v.getType()))
+      continue;
+    Value root = getRootBuffer(v);
+    if (!isa<BlockArgument>(root) && !root.getDefiningOp<memref::AllocOp>())
+      return false;
+  }
+  bool capturesMemref = false;
+  op.getBody()->walk([&](Operation *inner) {
+    for (Value v : inner->getOperands())
+      if (isa<MemRefType>(v.getType()))
+        capturesMemref = true;
+  });
+  return !capturesMemref;
+}
+
 int64_t kf::getElementBytes(Type t) {
   unsigned bits = t.getIntOrFloatBitWidth();
   return bits < 8 ? 1 : bits / 8;

@@ -50,6 +50,11 @@ SmallVector<Value> cloneBody(OpBuilder &b, linalg::GenericOp op,
 /// value itself.
 Value getRootBuffer(Value v);
 
+/// Whether every memref `op` touches is a whole buffer (a function argument
+/// or an allocation, through the views getRootBuffer sees through) and its
+/// body reads no memref: then buffers with different roots do not alias.
+bool touchesWholeBuffersOnly(linalg::GenericOp op);
+
 /// Size in bytes of one element of `t` (i1 counts as one byte).
 int64_t getElementBytes(Type t);
 

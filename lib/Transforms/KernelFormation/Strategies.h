@@ -241,39 +241,48 @@ void emitTileTransposeKernel(RewriterBase &b, const TileFusion &fusion,
 
 //===-- Column reductions (ColumnReduceStrategy.cpp) ----------------------===//
 
-/// A reduction `op` of loops [outer parallel..., reduced, inner
-/// parallel...], `fill` a fill of its output just before it in the same
-/// group (may be null).
-FailureOr<ColumnReduceStrategyAttr>
-selectColumnReduceStrategy(linalg::GenericOp op, linalg::GenericOp fill,
-                           const KernelTargetInfo &target, std::string &why);
-/// A column group's ops: [a fill of the reduction's output], the
-/// reduction, [its elementwise epilogue].
+/// A column group's ops: the sibling reductions (each of loops [outer
+/// parallel..., reduced, inner parallel...], all over the same loops), the
+/// fills of their outputs among them (each before the reduction it seeds),
+/// and the elementwise epilogue over the outputs after them.
 struct ColumnGroupOps {
-  linalg::GenericOp fill, op;
+  SmallVector<linalg::GenericOp> fills, ops;
   ArrayRef<linalg::GenericOp> epilogue;
+  /// The fill of `op`'s output in the group, or null.
+  linalg::GenericOp getFillOf(linalg::GenericOp op) const;
 };
+/// Splits a group's ops: fills and reductions up to the last reduction,
+/// then the epilogue.
 ColumnGroupOps splitColumnGroup(ArrayRef<linalg::GenericOp> ops);
+
+FailureOr<ColumnReduceStrategyAttr>
+selectColumnReduceStrategy(const ColumnGroupOps &c,
+                           const KernelTargetInfo &target, std::string &why);
 
 /// Whether a fill of `op`'s output just before it belongs in its group:
 /// the family applies and seeds its result with the fill.
 bool canSeedFromFill(linalg::GenericOp op, const KernelTargetInfo &target);
-/// Whether `epilogue` (ops after `op` in its group) can run where each of
-/// `op`'s outputs is finished: elementwise over the outputs, reading the
-/// result (and earlier epilogue values) at the same point; `why` if not.
-bool isColumnEpilogue(linalg::GenericOp op,
+/// Whether `c`'s reductions can share one kernel (one pass over their
+/// inputs): each a column reduction, all over the same loops and
+/// accumulating in the same exchange type, distinct outputs that no
+/// reduction reads, every fill seeding exactly one later reduction, and
+/// (several reductions) only whole buffers, which cannot alias; `why` if
+/// not.
+bool areColumnSiblings(const ColumnGroupOps &c, const KernelTargetInfo &target,
+                       std::string &why);
+/// Whether `epilogue` (ops after `reductions` in their group) can run where
+/// each output is finished: elementwise over the outputs, reading the
+/// results (and earlier epilogue values) at the same point; `why` if not.
+bool isColumnEpilogue(ArrayRef<linalg::GenericOp> reductions,
                       ArrayRef<linalg::GenericOp> epilogue, std::string &why);
-LogicalResult checkColumnReduceStrategy(linalg::GenericOp op,
-                                        linalg::GenericOp fill,
-                                        ArrayRef<linalg::GenericOp> epilogue,
+LogicalResult checkColumnReduceStrategy(const ColumnGroupOps &c,
                                         ColumnReduceStrategyAttr s,
                                         const KernelTargetInfo &target,
                                         Operation *anchor);
 /// Returns the buffers only the kernel used (never stored): the caller
 /// erases them with the ops.
-DenseSet<Value> emitColumnReduceKernel(RewriterBase &b, linalg::GenericOp op,
-                                       linalg::GenericOp fill,
-                                       ArrayRef<linalg::GenericOp> epilogue,
+DenseSet<Value> emitColumnReduceKernel(RewriterBase &b,
+                                       const ColumnGroupOps &c,
                                        ColumnReduceStrategyAttr s,
                                        const KernelTargetInfo &target);
 

@@ -79,12 +79,11 @@ mlir::memopt::selectKernelStrategy(KernelGroupOp groupOp,
   // and the elementwise epilogue over its outputs.
   ColumnGroupOps c = splitColumnGroup(ops);
   std::string whyEpilogue;
-  if (isColumnEpilogue(c.op, c.epilogue, whyEpilogue)) {
-    linalg::GenericOp op = c.op;
+  if (!c.ops.empty() && isColumnEpilogue(c.ops, c.epilogue, whyEpilogue)) {
     std::string whyTranspose, whyColumn;
-    (void)matchTranspose(op, whyTranspose);
+    (void)matchTranspose(c.ops[0], whyTranspose);
     FailureOr<ColumnReduceStrategyAttr> s =
-        selectColumnReduceStrategy(op, c.fill, target, whyColumn);
+        selectColumnReduceStrategy(c, target, whyColumn);
     if (succeeded(s))
       return Attribute(*s);
     std::string reason =
