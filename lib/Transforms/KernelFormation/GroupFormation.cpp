@@ -364,9 +364,14 @@ mergeSiblingColumnGroups(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planne
       llvm::append_range(cur, entry);
       linalg::GenericOp next = firstReduction(entry);
       bool hasEpilogue = !splitColumnGroup(entry).epilogue.empty();
-      if (next && head) {
+      if (next) {
         std::string why;
-        if (!legal(cur, why)) {
+        if (legal(cur, why)) {
+          best = cur;
+          bestEnd = j;
+        } else if (head) {
+          // (Fills only before it: a later reduction may still start the
+          // run.)
           if (next.getStaticLoopRanges() == head.getStaticLoopRanges() &&
               next.getIteratorTypesArray() == head.getIteratorTypesArray())
             refusals[next] =
@@ -374,15 +379,6 @@ mergeSiblingColumnGroups(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planne
                 "before it: " + why;
           j = planned.size();
           break;
-        }
-        best = cur;
-        bestEnd = j;
-      } else if (next && !head) {
-        // Fills only so far: the first reduction starts the run.
-        std::string why;
-        if (legal(cur, why)) {
-          best = cur;
-          bestEnd = j;
         }
       }
       if (hasEpilogue) {
