@@ -72,10 +72,24 @@ static unsigned formNaiveGroups(RewriterBase &rewriter, Block &block,
   return ops.size();
 }
 
-/// The groups of the ops of `block` (see formKernelGroups).
+/// Whether `op` leaves memory contents alone (an allocation, a view, a
+/// constant): generics may move past it.
 static bool isInertOp(Operation *op) {
   return isa<memref::AllocOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
              memref::CastOp, arith::ConstantOp>(op);
+}
+
+/// The first op strictly between `from` and `to` (`from` before `to` in one
+/// block) that is neither inert (an allocation, view or constant) nor
+/// accepted by `allowed`: what keeps a group that runs at `to` from moving
+/// `from` down to it. Null when there is none.
+static Operation *
+firstBarrierBetween(Operation *from, Operation *to,
+                    function_ref<bool(Operation *)> allowed = nullptr) {
+  for (Operation *o = from->getNextNode(); o && o != to; o = o->getNextNode())
+    if (!isInertOp(o) && !(allowed && allowed(o)))
+      return o;
+  return nullptr;
 }
 
 /// Whether `op` can move down to just after `to` (later in its block): the
@@ -255,13 +269,10 @@ attachColumnReductions(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planned,
       // Nothing but passable ops between the group and the reduction.
       Operation *groupEnd = lastInBlock(planned[i]);
       bool clear = column->getBlock() == groupEnd->getBlock() &&
-                   groupEnd->isBeforeInBlock(column);
-      for (Operation *o = groupEnd->getNextNode(); clear && o != column;
-           o = o ? o->getNextNode() : nullptr) {
-        auto generic = dyn_cast_or_null<linalg::GenericOp>(o);
-        clear = o && (isInertOp(o) || (generic && (passable.contains(generic) ||
-                                                   generic == fill)));
-      }
+                   groupEnd->isBeforeInBlock(column) &&
+                   !firstBarrierBetween(groupEnd, column, [&](Operation *o) {
+                     return passable.contains(o) || o == fill.getOperation();
+                   });
       if (!clear || (fill && touchesGroup(fill)) ||
           !touchesWholeBuffersOnly(column) ||
           (fill && !touchesWholeBuffersOnly(fill)))
@@ -334,12 +345,12 @@ mergeSiblingColumnGroups(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planne
       if (last->isBeforeInBlock(op))
         last = op;
     }
-    for (Operation *o = first; o != last; o = o->getNextNode())
-      if (!members.contains(o) && !isInertOp(o)) {
-        why = "'" + o->getName().getStringRef().str() +
-              "' between them may touch memory";
-        return false;
-      }
+    if (Operation *o = firstBarrierBetween(
+            first, last, [&](Operation *o) { return members.contains(o); })) {
+      why = "'" + o->getName().getStringRef().str() +
+            "' between them may touch memory";
+      return false;
+    }
     return true;
   };
   for (unsigned i = 0; i < planned.size(); ++i) {
@@ -413,6 +424,7 @@ mergeSiblingColumnGroups(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planne
   }
 }
 
+/// The groups of the ops of `block` (see formKernelGroups).
 static unsigned formBlockGroups(RewriterBase &rewriter, Block &block,
                                 const KernelTargetInfo &target,
                                 KernelStrategy strategy) {
@@ -452,8 +464,7 @@ static unsigned formBlockGroups(RewriterBase &rewriter, Block &block,
       // Allocations, views and constants do not touch memory contents;
       // anything else (copies, calls, a kernel group pinned by a user)
       // ends the group.
-      if (!isa<memref::AllocOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
-               memref::CastOp, arith::ConstantOp>(op)) {
+      if (!isInertOp(&op)) {
         if (!current.ops.empty() || openTile)
           barrier = &op;
         flush();
@@ -561,13 +572,9 @@ static unsigned formBlockGroups(RewriterBase &rewriter, Block &block,
       return;
     // Nothing between them may touch memory: the group moves the reduction
     // down to its epilogue.
-    if (column->getBlock() != epilogue.front()->getBlock())
+    if (column->getBlock() != epilogue.front()->getBlock() ||
+        firstBarrierBetween(column, epilogue.front()))
       return;
-    for (Operation *o = column->getNextNode(); o && o != epilogue.front();
-         o = o->getNextNode())
-      if (!isa<memref::AllocOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
-               memref::CastOp, arith::ConstantOp>(o))
-        return;
     for (linalg::GenericOp e : epilogue)
       refusals.erase(e);
     llvm::append_range(planned.back(), epilogue);
