@@ -6,16 +6,21 @@
 # --kernels-only skips the CPU references (scripts/compare-builds.sh diffs
 # only PTX and manifests); --no-variants skips the option variants of the
 # long-row and transpose workloads and the enlarged W1-W8. MEMOPT_SWEEP=0
-# leaves out the row sweep's programs (bench/sweep.py).
+# leaves out the row sweep's programs (bench/sweep.py), MEMOPT_RED_SWEEP=0
+# the reduction sweep's. --only=REGEX compiles only the workloads whose
+# name matches REGEX (bash =~, whole name; accuracy programs as
+# accuracy/NAME) and skips the option variants and the enlarged W1-W8.
 set -euo pipefail
 BUILD=${1:?build dir}
 OUT=${2:?output dir}
 KERNELS_ONLY=0
 NO_VARIANTS=0
+ONLY=""
 for a in "${@:3}"; do
   case $a in
     --kernels-only) KERNELS_ONLY=1 ;;
     --no-variants) NO_VARIANTS=1 ;;
+    --only=*) ONLY=${a#--only=} ;;
     *) echo "unknown option $a" >&2; exit 2 ;;
   esac
 done
@@ -25,12 +30,15 @@ memopt_compile() {
   fi
   "$BUILD/bin/memopt-compile" "$@"
 }
+# want NAME: whether --only selects the workload NAME.
+want() { [[ -z $ONLY || $1 =~ ^($ONLY)$ ]]; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$HERE")
 mkdir -p "$OUT"
 for f in "$ROOT"/examples/*.mlir "$HERE"/inputs/*.mlir; do
   name=$(basename "$f" .mlir)
   name=${name%%_*}
+  want "$name" || continue
   for p in baseline optimized reference; do
     memopt_compile "$f" --pipeline=$p -o "$OUT/$name.$p"
   done
@@ -45,6 +53,7 @@ for f in "$ROOT"/test/Inputs/contract/*.mlir "$ROOT"/test/Inputs/records/*.mlir 
          "$ROOT"/test/Inputs/bool/*.mlir "$ROOT"/test/Inputs/subbyte/*.mlir; do
   [[ $f == *.i8.mlir ]] && continue
   name=c-$(basename "$f" .mlir | tr '_' '-')
+  want "$name" || continue
   for p in baseline optimized reference; do
     memopt_compile "$f" --pipeline=$p -o "$OUT/$name.$p"
   done
@@ -56,6 +65,7 @@ done
 for f in "$ROOT"/test/Inputs/reductions/*.mlir "$ROOT"/test/Inputs/colnorm/*.mlir \
          "$ROOT"/test/Inputs/argreduce/*.mlir; do
   name=r-$(basename "$f" .mlir | tr '_' '-')
+  want "$name" || continue
   for p in baseline optimized reference; do
     memopt_compile "$f" --pipeline=$p -o "$OUT/$name.$p" 2>/dev/null
   done
@@ -69,6 +79,7 @@ for f in "$ROOT"/test/Inputs/precision/*.mlir; do
   base=$(basename "$f" .mlir)
   [[ $base == planted_* ]] && continue
   name=p-$(echo "$base" | tr '_' '-')
+  want "$name" || continue
   for p in baseline optimized reference; do
     memopt_compile "$f" --pipeline=$p -o "$OUT/$name.$p" 2>/dev/null
   done
@@ -81,6 +92,7 @@ for pair in residual_rmsnorm_divisor:residual_rmsnorm_f16_32x4096 \
             softmax_block_max:softmax_f16_acc_32x2048; do
   planted=${pair%%:*} orig=p-$(echo "${pair##*:}" | tr '_' '-')
   name=planted-$(echo "$planted" | tr '_' '-')
+  want "$name" && [[ -f "$OUT/$orig.reference.json" || $KERNELS_ONLY == 1 ]] || continue
   for p in baseline optimized; do
     memopt_compile "$ROOT/test/Inputs/precision/planted_$planted.mlir" --pipeline=$p -o "$OUT/$name.$p" 2>/dev/null
   done
@@ -94,6 +106,7 @@ if [[ ${MEMOPT_SWEEP:-1} == 1 ]]; then
   python3 "$HERE/sweep.py" --write "$OUT/sweep-inputs" > /dev/null
   for f in "$OUT"/sweep-inputs/*.mlir; do
     name=$(basename "$f" .mlir)
+    want "$name" || continue
     for p in baseline optimized reference; do
       memopt_compile "$f" --pipeline=$p -o "$OUT/$name.$p"
     done
@@ -101,16 +114,31 @@ if [[ ${MEMOPT_SWEEP:-1} == 1 ]]; then
   done
   rm -rf "$OUT/sweep-inputs"
 fi
+# The reduction sweep (bench/sweep.py --reductions), as rs-*.
+if [[ ${MEMOPT_RED_SWEEP:-1} == 1 ]]; then
+  python3 "$HERE/sweep.py" --reductions --write "$OUT/red-sweep-inputs" > /dev/null
+  for f in "$OUT"/red-sweep-inputs/*.mlir; do
+    name=$(basename "$f" .mlir)
+    want "$name" || continue
+    for p in baseline optimized reference; do
+      memopt_compile "$f" --pipeline=$p -o "$OUT/$name.$p"
+    done
+    echo "compiled $name"
+  done
+  rm -rf "$OUT/red-sweep-inputs"
+fi
 # Accuracy programs (bench/accuracy.py runs them on every 16-bit input):
 # approx = the optimizing pipeline, precise = without approximate math.
 mkdir -p "$OUT/accuracy"
 for f in "$HERE"/accuracy/*.mlir; do
   name=$(basename "$f" .mlir)
+  want "accuracy/$name" || continue
   "$BUILD/bin/memopt-compile" "$f" --pipeline=optimized -o "$OUT/accuracy/$name.approx"
   "$BUILD/bin/memopt-compile" "$f" --pipeline=optimized --approximate-math=false -o "$OUT/accuracy/$name.precise"
   echo "compiled accuracy/$name"
 done
-if [[ $NO_VARIANTS == 1 ]]; then
+rmdir "$OUT/accuracy" 2>/dev/null || true
+if [[ $NO_VARIANTS == 1 || -n $ONLY ]]; then
   git -C "$ROOT" rev-parse HEAD > "$OUT/commit.txt" 2>/dev/null || true
   exit 0
 fi

@@ -229,7 +229,7 @@ def main():
     except Exception as e:
         plot_error = "bandwidth.png not written: %s" % e
 
-    if any(r["workload"].startswith("sw-") for r in rows):
+    if sweep_points(rows):
         try:
             plot_sweep(rows, os.path.join(args.out, "sweep.png"))
         except Exception as e:
@@ -246,24 +246,51 @@ def main():
     return 0
 
 
+def sweep_points(rows):
+    """{panel title: (x label, [(x, row)])} of the row sweep (sw-*: x = row
+    length) and the reduction sweep (rs-*: x = parallel extent, one panel
+    per reduced-dim set, f32 and bf16 apart) of bench/sweep.py."""
+    groups = {}
+    for r in rows:
+        parts = r["workload"].split("-")
+        if len(parts) == 4 and parts[0] == "sw":
+            shape = parts[3].split("x")
+            groups.setdefault("%s %s (32 MiB input)" % (parts[1], parts[2]),
+                              ("row length", []))[1].append(
+                (int(shape[1]), r))
+        elif len(parts) == 4 and parts[0] == "rs":
+            sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+            from sweep import red_parse
+            p = red_parse(r["workload"])
+            if not p:
+                continue
+            kind, dtype, shape, dims = p
+            par = 1
+            for i, v in enumerate(shape):
+                if i not in dims:
+                    par *= v
+            groups.setdefault("sum over %s, %s in" % (kind, dtype),
+                              ("parallel extent", []))[1].append((par, r))
+    return groups
+
+
 def plot_sweep(rows, path):
-    """% of copy against row length for the row sweep (bench/sweep.py):
-    one panel per op and dtype, memopt optimized and the peers."""
+    """% of copy against row length (row sweep) or parallel extent
+    (reduction sweep): one panel per op or reduced-dim set and dtype, memopt
+    optimized and the peers."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    groups = {}
-    for r in rows:
-        parts = r["workload"].split("-")
-        if len(parts) != 4 or parts[0] != "sw":
-            continue
-        shape = parts[3].split("x")
-        groups.setdefault("%s %s" % (parts[1], parts[2]), []).append(
-            (int(shape[1]), r))
-    fig, axes = plt.subplots(1, len(groups), figsize=(5 * len(groups), 4),
+    groups = sweep_points(rows)
+    ncol = min(4, len(groups))
+    nrow = (len(groups) + ncol - 1) // ncol
+    fig, axes = plt.subplots(nrow, ncol, figsize=(5 * ncol, 4 * nrow),
                              squeeze=False)
-    for ax, (title, pts) in zip(axes[0], sorted(groups.items())):
+    flat = [a for row in axes for a in row]
+    for a in flat[len(groups):]:
+        a.axis("off")
+    for ax, (title, (xlabel, pts)) in zip(flat, sorted(groups.items())):
         pts.sort(key=lambda p: p[0])
         def frac(r, key):
             # CUDA-graph replay where measured (kernels of ~20 us: an event
@@ -277,6 +304,7 @@ def plot_sweep(rows, path):
                 return get(r, key, "pipelined_fraction_of_copy")
             return get(r, key, "fraction_of_copy")
         for label, key, color in (("memopt", "optimized", "#1f77b4"),
+                                  ("memopt baseline", "baseline", "#9e9e9e"),
                                   ("torch.compile", "compile", "#2ca02c"),
                                   ("JAX (back to back)", "jax", "#9467bd"),
                                   ("eager", "eager", "#ff7f0e")):
@@ -288,8 +316,8 @@ def plot_sweep(rows, path):
         ax.set_xscale("log", base=2)
         ax.set_ylim(0, 110)
         ax.axhline(80, color="#999", lw=0.8, ls="--")
-        ax.set_title(title + " (32 MiB input; graph replay)")
-        ax.set_xlabel("row length")
+        ax.set_title(title + "; graph replay")
+        ax.set_xlabel(xlabel)
         ax.set_ylabel("% of copy bandwidth")
         ax.legend(fontsize=7)
     fig.tight_layout()

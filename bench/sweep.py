@@ -14,6 +14,12 @@
 # files named sw-<op>-<dtype>-<rows>x<cols>.mlir. bench/peers.py builds the same
 # functions from the name (sweep_workload below).
 #
+# The reduction sweep (issue 22), rs-<set>-<dtype>-<shape>.mlir: a sum with
+# f32 accumulation (f32 out) over each reduced-dim set (inner, outer,
+# middle, the two inner dims, all but one) with parallel extents from 1 to
+# 65536 (split reductions at the small end), powers of two and odd sizes,
+# f32 and bf16 inputs of 32 MiB (odd shapes a little less).
+#
 # Usage: sweep.py --write DIR [--quick]
 #
 # ===--------------------------------------------------------------------=== #
@@ -32,6 +38,85 @@ BWD_SHAPES = {
                (8192, 8192)],
 }
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+# Reduced dims of each set, by rank.
+RED_SETS = {"inner": lambda r: [r - 1], "outer": lambda r: [0],
+            "middle": lambda r: list(range(1, r - 1)),
+            "inner2": lambda r: [r - 2, r - 1],
+            "allbut1": lambda r: [d for d in range(r) if d != 1]}
+
+
+def red_points(quick=False):
+    """(set, dtype, shape) of the reduction sweep; 2^23 f32 or 2^24 bf16
+    elements (32 MiB) unless odd."""
+    out = []
+    for dtype, n in (("f32", 1 << 23), ("bf16", 1 << 24)):
+        ps = [1, 16, 256, 4096, 65536]
+        if dtype == "bf16" or quick:
+            ps = [16, 4096]
+        for p in ps:
+            out.append(("inner", dtype, (p, n // p)))
+            out.append(("outer", dtype, (n // p, p)))
+        # middle: (A, R, C) with A * C parallel, C contiguous.
+        for a, c in ([(4, 4), (16, 64), (2, 4096), (64, 1024)]
+                     if dtype == "f32" and not quick else [(16, 64)]):
+            out.append(("middle", dtype, (a, n // (a * c), c)))
+        for p in ([1, 16, 256, 4096] if dtype == "f32" and not quick
+                  else [256]):
+            out.append(("inner2", dtype, (p, 64, n // (64 * p))))
+        for c in ([16, 64, 256, 1024] if dtype == "f32" and not quick
+                  else [64]):
+            out.append(("allbut1", dtype, (32, c, n // (32 * c))))
+    # Odd sizes (f32).
+    out += [("inner", "f32", (10007, 769)), ("outer", "f32", (10007, 769)),
+            ("middle", "f32", (33, 2047, 129)),
+            ("inner2", "f32", (97, 61, 1409)),
+            ("allbut1", "f32", (31, 96, 2821))]
+    return out
+
+
+def red_name(kind, dtype, shape):
+    return "rs-%s-%s-%s" % (kind, dtype, "x".join(map(str, shape)))
+
+
+def red_parse(n):
+    m = re.fullmatch(r"rs-(inner2|inner|outer|middle|allbut1)-(f32|bf16|f16)-"
+                     r"(\d+(?:x\d+)+)", n)
+    if not m:
+        return None
+    shape = tuple(int(v) for v in m.group(3).split("x"))
+    return m.group(1), m.group(2), shape, RED_SETS[m.group(1)](len(shape))
+
+
+def red_mlir(kind, dtype, shape):
+    rank = len(shape)
+    dims = RED_SETS[kind](rank)
+    d = ["d%d" % i for i in range(rank)]
+    kept = [d[i] for i in range(rank) if i not in dims]
+    t = "tensor<%sx%s>" % ("x".join(map(str, shape)), dtype)
+    rshape = [shape[i] for i in range(rank) if i not in dims]
+    r = "tensor<%sf32>" % "".join("%dx" % v for v in rshape)
+    fn = red_name(kind, dtype, shape).replace("-", "_")
+    its = ", ".join('"reduction"' if i in dims else '"parallel"'
+                    for i in range(rank))
+    ext = ("    %%w = arith.extf %%a : %s to f32\n" % dtype
+           if dtype != "f32" else "")
+    w = "%w" if dtype != "f32" else "%a"
+    return (f"#in = affine_map<({', '.join(d)}) -> ({', '.join(d)})>\n"
+            f"#out = affine_map<({', '.join(d)}) -> ({', '.join(kept)})>\n"
+            f"func.func @{fn}(%x: {t}) -> {r} {{\n"
+            f"  %zero = arith.constant 0.0 : f32\n"
+            f"  %e = tensor.empty() : {r}\n"
+            f"  %f = linalg.fill ins(%zero : f32) outs(%e : {r}) -> {r}\n"
+            f"  %s = linalg.generic {{indexing_maps = [#in, #out], "
+            f"iterator_types = [{its}]}}\n"
+            f"      ins(%x : {t}) outs(%f : {r}) {{\n"
+            f"  ^bb0(%a: {dtype}, %acc: f32):\n{ext}"
+            f"    %y = arith.addf {w}, %acc : f32\n"
+            f"    linalg.yield %y : f32\n"
+            f"  }} -> {r}\n"
+            f"  return %s : {r}\n}}\n")
 
 
 def points(quick=False):
@@ -171,6 +256,19 @@ def mlir(op, dtype, rows, cols):
 def sweep_workload(torch, n):
     """(description, make_inputs, fn) of sweep program `n` for peers.py, or
     None when `n` is not one."""
+    rp = red_parse(n)
+    if rp:
+        kind, dtype, shape, dims = rp
+        dt = {"f32": torch.float32, "bf16": torch.bfloat16,
+              "f16": torch.float16}[dtype]
+
+        def red(x):
+            return x.float().sum(dims)
+        red._sweep_name = n
+        desc = "sum over %s dims %s of %s %s (reduction sweep)" % (
+            kind, dims, "x".join(map(str, shape)), dtype)
+        return desc, lambda: (
+            (torch.rand(*shape, device="cuda") * 2 - 1).to(dt),), red
     p = parse(n)
     if not p:
         return None
@@ -228,8 +326,12 @@ def sweep_workload(torch, n):
 
 def sweep_jax(jax, n):
     """The JAX twin of sweep program `n`."""
-    op, dtype, rows, cols = parse(n)
     jnp, nn, lax = jax.numpy, jax.nn, jax.lax
+    rp = red_parse(n)
+    if rp:
+        dims = tuple(rp[3])
+        return lambda x: jnp.sum(x.astype(jnp.float32), axis=dims)
+    op, dtype, rows, cols = parse(n)
     dt = {"f32": jnp.float32, "bf16": jnp.bfloat16, "f16": jnp.float16}[dtype]
 
     def rms(x, g):
@@ -273,8 +375,19 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--write", required=True, help="directory for the .mlir")
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--reductions", action="store_true",
+                    help="write the reduction sweep (rs-*) instead")
     args = ap.parse_args()
     os.makedirs(args.write, exist_ok=True)
+    if args.reductions:
+        for p in red_points(args.quick):
+            with open(os.path.join(args.write, red_name(*p) + ".mlir"),
+                      "w") as f:
+                f.write("// Reduction sweep program (bench/sweep.py): %s\n"
+                        % red_name(*p))
+                f.write(red_mlir(*p))
+            print(red_name(*p))
+        return
     for p in points(args.quick):
         with open(os.path.join(args.write, name(*p) + ".mlir"), "w") as f:
             f.write("// Row sweep program (bench/sweep.py): %s\n" % name(*p))

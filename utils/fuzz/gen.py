@@ -21,7 +21,7 @@ f16 1e-2, bf16 2e-2) for inputs uniform in [-1, 1):
 
 Python 3 standard library only.
 
-Usage: gen.py --seed N [--max-elems E] [-o FILE]
+Usage: gen.py --seed N [--max-elems E] [--ops KIND,...] [-o FILE]
 """
 
 import argparse
@@ -88,8 +88,13 @@ class Val(object):
 
 
 class Gen(object):
-    def __init__(self, seed, max_elems=1 << 18, max_ops=None, avoid=()):
+    def __init__(self, seed, max_elems=1 << 18, max_ops=None, avoid=(), ops=None):
         self.avoid = set(avoid)
+        known = set(n for n, _ in self.OPS)
+        if ops and set(ops) - known:
+            raise ValueError("unknown --ops kind(s): %s (known: %s)" % (
+                ", ".join(sorted(set(ops) - known)), ", ".join(sorted(known))))
+        self.only = set(ops or ())
         unknown = self.avoid - set(AVOIDABLE)
         if unknown:
             raise ValueError("unknown --avoid feature(s): %s" % ", ".join(sorted(unknown)))
@@ -1217,19 +1222,170 @@ class Gen(object):
             self.must_return.append(Val("%s#%d" % (n, vv), out_shape, x.dt,
                                         x.bound, x.exact))
 
+    # ------------------------------------------------ general reductions
+    def pick_shape(self, rank):
+        """A rank-`rank` shape of at most max_elems elements, at least 2 each."""
+        r = self.r
+        small = [2, 3, 4, 5, 7, 8, 16, 17, 31, 32, 33, 64, 100, 128, 257, 512, 1000]
+        for _ in range(200):
+            shape = [r.choice(small) for _ in range(rank)]
+            if numel(shape) <= self.max_elems and numel(shape) >= 16:
+                return tuple(shape)
+        return tuple([2] * rank)
+
+    def op_general_reduction(self):
+        """One linalg.generic reducing any non-empty set of loops of a rank-2..4
+        value, as frontends write it: the input read through a permuted map
+        (loop order differs from the layout), the result with the reduced
+        dims dropped or kept as size-1 dims through constant-0 results
+        (torch-mlir keepdim), one or two results (sum and sum of squares,
+        max and sum: several accumulators in one pass), halves accumulated
+        in f32. Sometimes followed by a normalization reading the statistics
+        back through the same projection (group norm, instance norm, batch
+        norm over all dims but one)."""
+        r = self.r
+        rank = r.choice([2, 3, 3, 4, 4])
+        x = None
+        if r.random() < 0.4:
+            x = self.pick_float_val((rank,), min_elems=16)
+        if x is None:
+            x = self.new_arg(self.pick_shape(rank))
+        x.uses += 1
+        rank = len(x.shape)
+        # loop l of the generic indexes tensor dim perm_inv[l]; the input map
+        # is (d...) -> (d_perm[0], ..., d_perm[rank-1])
+        perm = list(range(rank))
+        if r.random() < 0.3:
+            r.shuffle(perm)
+        loop_extent = [0] * rank
+        for i, l in enumerate(perm):
+            loop_extent[l] = x.shape[i]
+        # reduced set, in tensor dims: never empty; all dims with a small chance
+        if r.random() < 0.08:
+            red_t = set(range(rank))
+        else:
+            k = r.randint(1, rank - 1)
+            red_t = set(r.sample(range(rank), k))
+        red_l = set(perm[i] for i in red_t)
+        keep = r.random() < 0.35
+        out_shape = []
+        out_res = []
+        stat_res = []          # map of the statistic inside a consumer (tensor coords)
+        for i in range(rank):
+            if i in red_t:
+                if keep:
+                    out_shape.append(1)
+                    out_res.append("0")
+                    stat_res.append("0")
+            else:
+                out_shape.append(x.shape[i])
+                out_res.append("d%d" % perm[i])
+                stat_res.append("d%d" % i)
+        out_shape = tuple(out_shape)
+        L = 1
+        for i in red_t:
+            L *= x.shape[i]
+        acc_dt = "f32" if (x.dt in HALF or r.random() < 0.2) else x.dt
+        kinds = r.choice([["sum"], ["sumsq"], ["max"], ["sum", "sumsq"],
+                          ["sum", "sumsq"], ["max", "sum"], ["sumsq", "sum"]])
+        inits = []
+        for kd in kinds:
+            inits.append(self.fill(out_shape, acc_dt,
+                                   NEG_INF[acc_dt] if kd == "max" else 0.0))
+        b = Gen.Body(self, acc_dt)
+        xin = "%in"
+        if x.dt != acc_dt:
+            xin = b.op("arith.extf %%in : %s to %s" % (x.dt, acc_dt))
+        ys = []
+        for j, kd in enumerate(kinds):
+            acc = "%%acc%d" % j
+            if kd == "max":
+                op = r.choice(["maximumf", "maxnumf"])
+                ys.append(b.op("arith.%s %s, %s : %s" % (op, xin, acc, acc_dt)))
+                continue
+            t = xin
+            if kd == "sumsq":
+                t = b.op("arith.mulf %s, %s : %s" % (t, t, acc_dt))
+            t = b.op("arith.mulf %s, %s : %s" % (t, b.const(1.0 / L), acc_dt))
+            if r.random() < 0.5:
+                ys.append(b.op("arith.addf %s, %s : %s" % (acc, t, acc_dt)))
+            else:
+                ys.append(b.op("arith.addf %s, %s : %s" % (t, acc, acc_dt)))
+        b.lines.append("linalg.yield %s : %s" % (", ".join(ys),
+                                                   ", ".join([acc_dt] * len(ys))))
+        iters = ", ".join('"%s"' % ("reduction" if l in red_l else "parallel")
+                          for l in range(rank))
+        inmap = amap(rank, ["d%d" % l for l in perm])
+        outmap = amap(rank, out_res)
+        n = self.fresh()
+        oty = ty(out_shape, acc_dt)
+        one = len(kinds) == 1
+        self.emit("%s%s = linalg.generic {indexing_maps = [%s], iterator_types = [%s]}"
+                  % (n, "" if one else ":%d" % len(kinds),
+                     ", ".join([inmap] + [outmap] * len(kinds)), iters))
+        self.emit("    ins(%s : %s)" % (x.name, x.ty))
+        self.emit("    outs(%s : %s) {" % (", ".join(inits), ", ".join([oty] * len(kinds))))
+        self.emit("^bb0(%%in: %s, %s):" % (x.dt, ", ".join(
+            "%%acc%d: %s" % (j, acc_dt) for j in range(len(kinds)))))
+        for l in b.lines:
+            self.emit("  " + l)
+        self.emit("} -> %s" % (oty if one else "(%s)" % ", ".join([oty] * len(kinds))))
+        stats = []
+        for j, kd in enumerate(kinds):
+            bound = x.bound ** 2 if kd == "sumsq" else x.bound
+            v = Val(n if one else "%s#%d" % (n, j), out_shape, acc_dt, bound)
+            stats.append((kd, v))
+            self.pool.append(v)
+        if out_shape == () or r.random() < 0.3:
+            # 0-d results and some others are returned as they are
+            for _, v in stats:
+                self.must_return.append(v)
+        if kinds[:2] != ["sum", "sumsq"] or r.random() < 0.3:
+            return
+        # normalize x by its statistics: (x - mean) * rsqrt(max(E[x^2] - mean^2, 0) + eps)
+        eps = r.choice([1e-3, 1e-2])
+        c = Gen.Body(self, "f32")
+        xa = "%x"
+        if x.dt != "f32":
+            xa = c.op("arith.extf %%x : %s to f32" % x.dt)
+        m, q = "%m", "%q"
+        if acc_dt != "f32":
+            m = c.op("arith.extf %%m : %s to f32" % acc_dt)
+            q = c.op("arith.extf %%q : %s to f32" % acc_dt)
+        m2 = c.op("arith.mulf %s, %s : f32" % (m, m))
+        var = c.op("arith.subf %s, %s : f32" % (q, m2))
+        var = c.op("arith.maximumf %s, %s : f32" % (var, c.const(0.0, "f32")))
+        ve = c.op("arith.addf %s, %s : f32" % (var, c.const(eps, "f32")))
+        rs = c.op("math.rsqrt %s : f32" % ve)
+        d = c.op("arith.subf %s, %s : f32" % (xa, m))
+        y = c.op("arith.mulf %s, %s : f32" % (d, rs))
+        if x.dt != "f32":
+            y = c.op("arith.truncf %s : f32 to %s" % (y, x.dt))
+        c.lines.append("linalg.yield %s : %s" % (y, x.dt))
+        ident = amap(rank, ["d%d" % i for i in range(rank)])
+        smap = amap(rank, stat_res)
+        out = self.empty(x.shape, x.dt)
+        nn = self.emit_generic([x, stats[0][1], stats[1][1]], [ident, smap, smap], out,
+                               x.shape, x.dt, ident, ["parallel"] * rank, c.lines,
+                               ["%x", "%m", "%q"], "%o")
+        # |x - mean| * rsqrt(var + eps) <= 2 |x|max / sqrt(eps)
+        self.add(Val(nn, x.shape, x.dt, min(2 * x.bound / eps ** 0.5, 64.0)))
+        if self.pool[-1].bound > self.limit:
+            self.squash(self.pool[-1])
+
     # --------------------------------------------------------------- program
     OPS = [
         ("named_binary", 18), ("named_unary", 10), ("generic_pointwise", 20),
         ("broadcast", 6), ("reduction", 12), ("multi_reduction", 5), ("norm", 12),
-        ("row_col_reduction", 5),
+        ("row_col_reduction", 5), ("general_reduction", 8),
         ("transpose", 8),
         ("reshape", 5), ("aos", 5), ("quant", 3), ("slice", 6), ("argmax", 4),
     ]
 
     def generate(self):
         r = self.r
-        names = [n for n, _ in self.OPS]
-        weights = [w for _, w in self.OPS]
+        names = [n for n, _ in self.OPS if not self.only or n in self.only]
+        weights = [w for n, w in self.OPS if not self.only or n in self.only]
         for _ in range(self.max_ops):
             k = r.choices(names, weights)[0]
             self.ops_log.append(k)
@@ -1281,8 +1437,8 @@ class Gen(object):
         return "\n".join(out) + "\n"
 
 
-def generate(seed, max_elems=1 << 18, max_ops=None, avoid=()):
-    return Gen(seed, max_elems, max_ops, avoid).generate()
+def generate(seed, max_elems=1 << 18, max_ops=None, avoid=(), ops=None):
+    return Gen(seed, max_elems, max_ops, avoid, ops).generate()
 
 
 def main():
@@ -1294,10 +1450,14 @@ def main():
     ap.add_argument("--avoid", default="",
                     help="comma-separated constructs to leave out (known open bugs): "
                          + ", ".join(AVOIDABLE))
+    ap.add_argument("--ops", default="",
+                    help="comma-separated op kinds to draw from (all when empty): "
+                         + ", ".join(n for n, _ in Gen.OPS))
     ap.add_argument("-o", "--output", default="-")
     a = ap.parse_args()
     text = generate(a.seed, a.max_elems, a.max_ops,
-                    [x for x in a.avoid.split(",") if x])
+                    [x for x in a.avoid.split(",") if x],
+                    [x for x in a.ops.split(",") if x])
     if a.output == "-":
         sys.stdout.write(text)
     else:

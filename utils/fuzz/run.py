@@ -102,7 +102,7 @@ def first_error(err):
 
 def check_program(seed, opts):
     """Returns (status, [details], program_text)."""
-    text = gen.generate(seed, opts.max_elems, opts.max_ops, opts.avoid)
+    text = gen.generate(seed, opts.max_elems, opts.max_ops, opts.avoid, opts.ops)
     half_precision = "bf16" in text or "f16" in text
     work = tempfile.mkdtemp(prefix="memopt-fuzz-%d-" % seed, dir=opts.tmp)
     status = "ok"
@@ -222,12 +222,16 @@ def main():
                          "a small target, e.g. --multiprocessors=2 "
                          "--row-register-elements=4, makes test-sized programs take "
                          "the forms of large ones (clusters, streamed rows)")
+    ap.add_argument("--ops", default="",
+                    help="comma-separated generator op kinds to draw from (all when "
+                         "empty), e.g. general_reduction")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every program")
     opts = ap.parse_args()
     opts.bin = os.path.abspath(opts.bin)
     opts.avoid = [x for x in opts.avoid.split(",") if x]
+    opts.ops = [x for x in opts.ops.split(",") if x]
     try:
-        gen.Gen(0, avoid=opts.avoid)
+        gen.Gen(0, avoid=opts.avoid, ops=opts.ops)
     except ValueError as e:
         sys.stderr.write("run.py: %s\n" % e)
         return 2
