@@ -170,6 +170,12 @@ static OpPassManager &addPlanningPasses(OpPassManager &pm,
     funcPm.addPass(createMemoptInterchangeNormalizationsPass(
         getKnobs<MemoptInterchangeNormalizationsPassOptions>(
             cfg.formKernels)));
+  // Reductions of fewer rows than multiprocessors: two reductions over
+  // row segments, each with blocks for every multiprocessor.
+  if (cfg.formKernels.strategy == KernelStrategy::Fused &&
+      cfg.splitRowReductions)
+    funcPm.addPass(createMemoptSplitRowReductionsPass(
+        getKnobs<MemoptSplitRowReductionsPassOptions>(cfg.formKernels)));
   auto groupOpts = getKnobs<MemoptFormGroupsPassOptions>(cfg.formKernels);
   groupOpts.strategy = cfg.formKernels.strategy;
   funcPm.addPass(createMemoptFormGroupsPass(groupOpts));

@@ -75,8 +75,7 @@ static Value createFill(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
 /// partial over the other reduced loops into `g`'s output. Returns the
 /// second stage.
 static linalg::GenericOp stageOnce(RewriterBase &rewriter, linalg::GenericOp g,
-                                   unsigned first, arith::AtomicRMWKind kind,
-                                   Operation *combiner) {
+                                   unsigned first, arith::AtomicRMWKind kind) {
   Location loc = g.getLoc();
   MLIRContext *ctx = g.getContext();
   SmallVector<int64_t> ranges = g.getStaticLoopRanges();
@@ -119,17 +118,9 @@ static linalg::GenericOp stageOnce(RewriterBase &rewriter, linalg::GenericOp g,
   SmallVector<AffineMap> maps2 = {
       AffineMap::getMultiDimIdentityMap(n - 1, ctx),
       AffineMap::get(n - 1, 0, outExprs, ctx)};
-  Value acc = g.getBody()->getArgument(g.getNumDpsInputs());
   auto stage2 = linalg::GenericOp::create(
       rewriter, loc, g.getResultTypes(), ValueRange{stage1.getResult(0)},
-      ValueRange{out.get()}, maps2, iters2,
-      [&](OpBuilder &nb, Location l, ValueRange args) {
-        IRMapping map;
-        for (Value v : combiner->getOperands())
-          map.map(v, v == acc ? args[1] : args[0]);
-        Operation *c = nb.clone(*combiner, map);
-        linalg::YieldOp::create(nb, l, c->getResult(0));
-      });
+      ValueRange{out.get()}, maps2, iters2, getCombinerBodyBuilder(g));
   rewriter.replaceOp(g, stage2.getResults());
   return stage2;
 }
@@ -188,8 +179,6 @@ struct MemoptStageReductionsPass
                                         : std::string("dynamic loop ranges"));
         continue;
       }
-      Value acc = g.getBody()->getArgument(g.getNumDpsInputs());
-      Operation *combiner = *acc.user_begin();
       unsigned first = red.front();
       for (unsigned d : red)
         if (ranges[d] > ranges[first])
@@ -202,7 +191,7 @@ struct MemoptStageReductionsPass
           << first << " (extent " << ranges[first]
           << ") first, into a partial of " << partial
           << " values, then the other reduced loops";
-      linalg::GenericOp next = stageOnce(rewriter, g, first, *kind, combiner);
+      linalg::GenericOp next = stageOnce(rewriter, g, first, *kind);
       llvm::erase(lastStages, g);
       lastStages.push_back(next);
       work.push_back(next);

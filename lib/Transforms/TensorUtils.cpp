@@ -221,3 +221,16 @@ Value mlir::memopt::getMaximumValues(linalg::GenericOp max) {
                                        : comb->getOperand(0);
   return isComputedFrom(v, acc, max) ? Value() : v;
 }
+
+std::function<void(OpBuilder &, Location, ValueRange)>
+mlir::memopt::getCombinerBodyBuilder(linalg::GenericOp g) {
+  Value acc = g.getBody()->getArgument(g.getNumDpsInputs());
+  Operation *combiner = *acc.user_begin();
+  return [acc, combiner](OpBuilder &b, Location loc, ValueRange args) {
+    IRMapping map;
+    for (Value v : combiner->getOperands())
+      map.map(v, v == acc ? args[1] : args[0]);
+    Operation *c = b.clone(*combiner, map);
+    linalg::YieldOp::create(b, loc, c->getResult(0));
+  };
+}

@@ -14,6 +14,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <functional>
 #include <optional>
 
 namespace mlir::memopt {
@@ -90,6 +91,12 @@ bool isPlainReduction(linalg::GenericOp op) {
               (comb.getLhs() == acc && comb.getRhs() == in);
   return args && body->getTerminator()->getOperand(0) == comb.getResult();
 }
+
+/// A body builder `yield comb(partial, acc)` with the combiner of
+/// single-output reduction `g` (matchCombiner: the one user of its
+/// accumulator): the second stage of a reduction split in two.
+std::function<void(OpBuilder &, Location, ValueRange)>
+getCombinerBodyBuilder(linalg::GenericOp g);
 
 } // namespace mlir::memopt
 

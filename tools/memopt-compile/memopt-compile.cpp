@@ -90,6 +90,11 @@ int main(int argc, char **argv) {
       llvm::cl::desc("Math only observed after rounding to 16 bits uses "
                      "approximate GPU instructions (optimized pipeline)"),
       llvm::cl::init(true));
+  llvm::cl::opt<bool> splitRowReductions(llvm::cl::cat(category),
+      "split-row-reductions",
+      llvm::cl::desc("Reductions of fewer rows than multiprocessors become "
+                     "two reductions over row segments (optimized pipeline)"),
+      llvm::cl::init(true));
   llvm::cl::HideUnrelatedOptions(category);
   llvm::cl::ParseCommandLineOptions(argc, argv, "memopt compiler driver\n");
 
@@ -115,6 +120,7 @@ int main(int argc, char **argv) {
   config.bankFix = bankFix;
   config.pipelineStages = stages;
   config.approximateMath = approximateMath;
+  config.splitRowReductions = splitRowReductions;
 #define MEMOPT_KERNEL_SHAPE_OPTION(TYPE, FIELD, FLAG, DESC)                    \
   config.formKernels.FIELD = FIELD##Flag;
 #include "memopt/Pipeline/KernelShapeOptions.def"

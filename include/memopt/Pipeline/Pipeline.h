@@ -60,6 +60,9 @@ struct MemoptPipelineConfig {
   /// indexing maps (memopt-fold-slices); the CPU references keep them
   /// (bufferized upstream) so that they check the folding too.
   bool foldSlices = true;
+  /// Reductions of a few long rows become two reductions over row
+  /// segments (memopt-split-row-reductions; the optimizing pipeline only).
+  bool splitRowReductions = true;
 };
 
 /// Stage 0: contract check, decomposition of aggregates, generalization.

@@ -311,6 +311,36 @@ def MemoptInterchangeNormalizationsPass
   let options = MemoptKernelShapeOptions;
 }
 
+def MemoptSplitRowReductionsPass
+    : InterfacePass<"memopt-split-row-reductions", "FunctionOpInterface"> {
+  let summary = "Reductions of a few long rows as two reductions over "
+                "row segments";
+  let description = [{
+    A linalg.generic on buffers reducing its innermost loop alone into one
+    output, with fewer rows (points of the other loops) than the target has
+    multiprocessors and rows of at least two segments of 16 KiB (a sum over
+    a whole tensor; 16 rows of a million elements), becomes two reductions:
+    stage 1 reads each row as K segments (the inputs' row dim expanded by
+    memref.expand_shape) and reduces every segment, through the op's own
+    body, into a partial [rows..., K] seeded with the combiner's identity;
+    stage 2 combines the partial over K into the original output, in
+    segment order (deterministic). K is the largest divisor of the row
+    length within 8 segments per multiprocessor over all rows whose
+    segments keep 16 KiB. Both stages are row reductions with blocks for
+    every multiprocessor. Applied when the op's combiner is associative
+    and commutative, every buffer it reads is a function argument that
+    nothing writes (a producer would be materialized; a statistic of the
+    same rows, log-sum-exp's maximum, would no longer share its kernel)
+    and no op reads its result back over the rows, directly or through ops
+    over fewer points (a normalization keeps the row for itself);
+    otherwise a remark says why. Stage 1s over the same segments are placed
+    one after another, so that one row group reads their inputs once. It
+    reassociates the reduction, so only the optimizing pipeline runs it.
+  }];
+  let dependentDialects = ["memref::MemRefDialect", "arith::ArithDialect"];
+  let options = MemoptKernelShapeOptions;
+}
+
 def MemoptFormGroupsPass
     : InterfacePass<"memopt-form-groups", "FunctionOpInterface"> {
   let summary = "Partition the linalg.generic ops on memrefs into kernel "

@@ -195,7 +195,8 @@ static int64_t getChunks(const ColumnReduceInfo &info, int64_t vec) {
 }
 
 /// The block shape: `columnSliceBytes` contiguous bytes of a row per block
-/// (threads side by side, at most a warp) and the other threads of a block
+/// (threads side by side, at most a warp and at most one per chunk of the
+/// row) and the other threads of a block
 /// walking rows, unless the outputs alone give enough threads: then fewer
 /// row lanes (a wider slice, then a smaller block), never more than the
 /// rows. Unrolled by at most the rows each row lane walks.
@@ -216,6 +217,10 @@ static ColumnConfig chooseColumnConfig(const ColumnReduceInfo &info,
       llvm::divideCeil(enough, chunks * info.batch), 1, info.rows));
   int64_t widest =
       std::min<int64_t>(warp, (int64_t)llvm::PowerOf2Ceil(chunks));
+  // Never more column threads than chunks (a row of one or two 16-byte
+  // chunks: the other threads of the slice would idle): the warp's other
+  // lanes walk rows instead, still reading consecutive bytes.
+  colThreads = std::min(colThreads, widest);
   while (threads / colThreads > wanted && colThreads < widest)
     colThreads *= 2;
   if (threads / colThreads > wanted)

@@ -1,0 +1,393 @@
+//===- SplitRowReductions.cpp - long rows as segments -*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements memopt-split-row-reductions. A reduction over its
+// innermost loop with too few rows to give every multiprocessor a block
+// (a sum over a whole tensor, 16 rows of a million elements: a row kernel
+// has one block per row, a cluster of at most max-cluster-size at best)
+// is, on buffers, split in two reductions (fewer rows than
+// multiprocessors, rows of at least two segments):
+//
+//   stage 1  the rows cut into K segments of S elements (the row's buffer
+//            dims expanded [R] -> [K, S] by memref.expand_shape): P x K
+//            rows of S, reduced through the op's own body into a partial
+//            [P..., K] seeded with the combiner's identity;
+//   stage 2  the partial combined over K into the original output (its
+//            initial value kept), in segment order: deterministic.
+//
+// Both are row reductions kernel formation has strategies for; the partial
+// is a buffer the traffic model counts. Only reductions that would be a
+// row group of their own: every buffer they read is a function argument
+// nothing writes (no producer to fuse, no statistic of the same rows to
+// share a kernel with) and no op reads their result back over the rows,
+// directly or through ops over fewer points (no normalization to hold the
+// row for). K is the largest divisor of
+// the row length within 8 segments per multiprocessor for all rows,
+// segments of at least 16 KiB. A remark says what was split or why a
+// reduction with too few rows was not.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelFormation/Grouping.h"
+#include "KernelFormation/KnobOptions.h"
+#include "TensorUtils.h"
+#include "memopt/Analysis/Traffic.h"
+#include "memopt/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <map>
+#include <tuple>
+
+namespace mlir::memopt {
+#define GEN_PASS_DEF_MEMOPTSPLITROWREDUCTIONSPASS
+#include "memopt/Transforms/Passes.h.inc"
+} // namespace mlir::memopt
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+/// Segments per multiprocessor, over all rows, that the split aims for.
+static constexpr int64_t kSegmentsPerMultiprocessor = 8;
+/// The shortest segment worth a row of its own.
+static constexpr int64_t kMinSegmentBytes = 16384;
+
+/// Calls `fn` on each use of buffer `root`, through views, by ops other
+/// than `self`; stops at the first for which it returns true.
+static bool anyUse(Value root, Operation *self,
+                   function_ref<bool(OpOperand &)> fn) {
+  SmallVector<Value> work = {root};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *u = use.getOwner();
+      if (u == self)
+        continue;
+      if (isa<ViewLikeOpInterface>(u))
+        llvm::append_range(work, u->getResults());
+      else if (fn(use))
+        return true;
+    }
+  }
+  return false;
+}
+
+/// Whether some op other than `self` writes buffer `root`.
+static bool isWrittenByOthers(Value root, Operation *self) {
+  return anyUse(root, self, [](OpOperand &use) {
+    Operation *u = use.getOwner();
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(u))
+      return dps.isDpsInit(&use);
+    if (isa<memref::CopyOp>(u))
+      return use.getOperandNumber() == 1;
+    return !isa<func::ReturnOp, memref::DeallocOp>(u); // unknown: writes
+  });
+}
+
+/// Whether some op other than `self` reads buffer `root` over more than
+/// `points` iteration points, directly or through the buffers that ops over
+/// fewer points compute from it (RMSNorm's mean square from the sum of
+/// squares, then the normalization over the rows).
+static bool isReadOverMore(Value root, Operation *self, int64_t points) {
+  SmallVector<Value> roots = {root};
+  DenseSet<Value> seen = {root};
+  while (!roots.empty()) {
+    Value r = roots.pop_back_val();
+    bool over = anyUse(r, self, [&](OpOperand &use) {
+      // (Copies read the buffer's own points.)
+      auto g = dyn_cast<linalg::GenericOp>(use.getOwner());
+      if (!g || (g.isDpsInit(&use) && !g.payloadUsesValueFromOperand(&use)))
+        return false;
+      int64_t n = 1;
+      for (int64_t e : g.getStaticLoopRanges())
+        n = e <= 0 || n > INT64_MAX / e ? INT64_MAX : n * e;
+      if (n > points)
+        return true;
+      for (Value out : g.getDpsInits())
+        if (seen.insert(getViewRoot(out)).second)
+          roots.push_back(getViewRoot(out));
+      return false;
+    });
+    if (over)
+      return true;
+  }
+  return false;
+}
+
+/// The generic that fills `buffer` with `value`.
+static void createFill(OpBuilder &b, Location loc, Value buffer, Value value) {
+  unsigned n = cast<MemRefType>(buffer.getType()).getRank();
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps = {AffineMap::get(n, 0, {}, ctx),
+                                 AffineMap::getMultiDimIdentityMap(n, ctx)};
+  SmallVector<utils::IteratorType> iters(n, utils::IteratorType::parallel);
+  linalg::GenericOp::create(b, loc, TypeRange{}, ValueRange{value},
+                            ValueRange{buffer}, maps, iters,
+                            [](OpBuilder &nb, Location l, ValueRange args) {
+                              linalg::YieldOp::create(nb, l, args[0]);
+                            });
+}
+
+namespace {
+/// A row reduction the pass may split, with what it found.
+struct Candidate {
+  linalg::GenericOp op;
+  int64_t rows = 1, length = 0, segments = 0;
+};
+} // namespace
+
+/// Matches `g` (a reduction of its innermost loop alone, one output, static
+/// loops) and decides its segments. Returns false without a remark for
+/// ops that are not such reductions or have rows enough; with `why` set
+/// for those with too few rows that cannot be split.
+static bool matchCandidate(linalg::GenericOp g, const KernelTargetInfo &target,
+                           Candidate &c, std::string &why) {
+  if (!g.hasPureBufferSemantics() || g.getNumDpsInits() != 1 ||
+      g.getNumReductionLoops() != 1)
+    return false;
+  auto iters = g.getIteratorTypesArray();
+  unsigned n = iters.size();
+  if (iters[n - 1] != utils::IteratorType::reduction)
+    return false;
+  SmallVector<int64_t> ranges = g.getStaticLoopRanges();
+  if (llvm::any_of(ranges, [](int64_t r) { return r <= 0; }))
+    return false;
+  c.op = g;
+  c.length = ranges[n - 1];
+  for (unsigned i = 0; i + 1 < n; ++i)
+    c.rows *= ranges[i];
+  // A row per multiprocessor or more: the row family's business (fewer
+  // rows get a cluster of at most max-cluster-size blocks each, or one
+  // block each when streamed).
+  if (c.rows >= (int64_t)target.multiprocessors)
+    return false;
+  auto outType = cast<MemRefType>(g.getDpsInits()[0].getType());
+  int64_t eltBytes = 4;
+  for (OpOperand *in : g.getDpsInputOperands())
+    if (auto mt = dyn_cast<MemRefType>(in->get().getType()))
+      eltBytes = std::min<int64_t>(
+          eltBytes, std::max<int64_t>(
+                        1, mt.getElementTypeBitWidth() / 8));
+  int64_t minSegment = kMinSegmentBytes / eltBytes;
+  if (c.length < 2 * minSegment)
+    return false;
+  // From here on the row is long and the rows few: say why when not split.
+  std::string kind;
+  if (failed(kf::matchCombiner(g, kind))) {
+    why = kind;
+    return false;
+  }
+  if (!g.getBody()->getOps<linalg::IndexOp>().empty()) {
+    why = "its body reads the loop indices";
+    return false;
+  }
+  AffineMap outMap = g.getMatchingIndexingMap(g.getDpsInitOperand(0));
+  if (!outMap.isProjectedPermutation() || outMap.isFunctionOfDim(n - 1) ||
+      !outType.getLayout().isIdentity()) {
+    why = "its output is not an identity-layout buffer indexed by the rows";
+    return false;
+  }
+  for (OpOperand *in : g.getDpsInputOperands()) {
+    auto mt = dyn_cast<MemRefType>(in->get().getType());
+    if (!mt)
+      continue;
+    // Every buffer read is an argument nothing writes: a producer would be
+    // materialized, a statistic of the same rows (log-sum-exp's maximum)
+    // would no longer share the row kernel.
+    Value root = getViewRoot(in->get());
+    if (!isa<BlockArgument>(root) || isWrittenByOthers(root, g)) {
+      why = "it reads a buffer computed in the function (its producer "
+            "would no longer fuse with it)";
+      return false;
+    }
+    AffineMap m = g.getMatchingIndexingMap(in);
+    if (!m.isFunctionOfDim(n - 1))
+      continue;
+    unsigned uses = 0;
+    for (AffineExpr e : m.getResults()) {
+      if (!e.isFunctionOfDim(n - 1))
+        continue;
+      ++uses;
+      if (!isa<AffineDimExpr>(e))
+        uses = 2;
+    }
+    if (uses != 1 || !mt.getLayout().isIdentity()) {
+      why = "an input is not an identity-layout buffer indexed by the row "
+            "loop alone in one dim";
+      return false;
+    }
+  }
+  if (isReadOverMore(getViewRoot(g.getDpsInits()[0]), g, c.rows)) {
+    why = "its result is read back over the rows (a normalization)";
+    return false;
+  }
+  int64_t wanted = llvm::divideCeil(
+      kSegmentsPerMultiprocessor * (int64_t)target.multiprocessors, c.rows);
+  for (int64_t k = std::min(wanted, c.length / minSegment); k >= 2; --k)
+    if (c.length % k == 0) {
+      c.segments = k;
+      break;
+    }
+  if (c.segments < 2) {
+    why = "no divisor of the row length gives segments of " +
+          std::to_string(minSegment) + " elements or more";
+    return false;
+  }
+  return true;
+}
+
+/// Rewrites candidate `c` into its two stages; stage 1 goes right after
+/// `after` when given (the stage 1 of a reduction over the same segments
+/// of the same inputs: one row group then reads them once).
+static linalg::GenericOp split(RewriterBase &rewriter, const Candidate &c,
+                               Operation *after) {
+  linalg::GenericOp g = c.op;
+  Location loc = g.getLoc();
+  MLIRContext *ctx = g.getContext();
+  unsigned n = g.getNumLoops();
+  int64_t k = c.segments, s = c.length / k;
+  std::string why;
+  arith::AtomicRMWKind kind = *kf::matchCombiner(g, why);
+  OpOperand &out = g.getDpsInitsMutable()[0];
+  auto outType = cast<MemRefType>(out.get().getType());
+  Type acc = outType.getElementType();
+  // The fill of the output, when the last op before g that touches it,
+  // moves just before g, and stage 1 before that fill: the stage that
+  // combines into the output seeds its result from the fill.
+  Operation *at = g;
+  for (Operation *prev = g->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (!llvm::is_contained(prev->getOperands(), out.get()))
+      continue;
+    auto fill = dyn_cast<linalg::GenericOp>(prev);
+    if (fill && fill.getNumDpsInits() == 1 &&
+        fill.getDpsInits()[0] == out.get() && kf::getFillValue(fill)) {
+      rewriter.moveOpBefore(fill, g);
+      at = fill;
+    }
+    break;
+  }
+  if (after)
+    rewriter.setInsertionPointAfter(after);
+  else
+    rewriter.setInsertionPoint(at);
+  // Loops of stage 1: g's parallel loops, the segment, the position in it.
+  AffineExpr seg = getAffineDimExpr(n - 1, ctx), pos = getAffineDimExpr(n, ctx);
+  SmallVector<Value> ins;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *in : g.getDpsInputOperands()) {
+    AffineMap m = g.getMatchingIndexingMap(in);
+    auto mt = dyn_cast<MemRefType>(in->get().getType());
+    if (!mt || !m.isFunctionOfDim(n - 1)) {
+      ins.push_back(in->get());
+      maps.push_back(AffineMap::get(n + 1, 0, m.getResults(), ctx));
+      continue;
+    }
+    SmallVector<AffineExpr> exprs;
+    SmallVector<ReassociationIndices> reassoc;
+    SmallVector<int64_t> shape;
+    for (auto [i, e] : llvm::enumerate(m.getResults())) {
+      if (e.isFunctionOfDim(n - 1)) {
+        reassoc.push_back({(int64_t)shape.size(), (int64_t)shape.size() + 1});
+        shape.append({k, s});
+        exprs.append({seg, pos});
+        continue;
+      }
+      reassoc.push_back({(int64_t)shape.size()});
+      shape.push_back(mt.getDimSize(i));
+      exprs.push_back(e);
+    }
+    auto expandedType = MemRefType::get(shape, mt.getElementType(),
+                                        AffineMap(), mt.getMemorySpace());
+    ins.push_back(memref::ExpandShapeOp::create(rewriter, loc, expandedType,
+                                                in->get(), reassoc));
+    maps.push_back(AffineMap::get(n + 1, 0, exprs, ctx));
+  }
+  AffineMap outMap = g.getMatchingIndexingMap(&out);
+  SmallVector<int64_t> partialShape(outType.getShape());
+  partialShape.push_back(k);
+  SmallVector<AffineExpr> partialExprs(outMap.getResults());
+  partialExprs.push_back(seg);
+  auto partialType = MemRefType::get(partialShape, acc, AffineMap(),
+                                     outType.getMemorySpace());
+  Value partial = memref::AllocOp::create(rewriter, loc, partialType,
+                                          rewriter.getI64IntegerAttr(64));
+  createFill(rewriter, loc, partial,
+             arith::getIdentityValue(kind, acc, rewriter, loc));
+  maps.push_back(AffineMap::get(n + 1, 0, partialExprs, ctx));
+  SmallVector<utils::IteratorType> iters1(n + 1,
+                                          utils::IteratorType::parallel);
+  iters1[n] = utils::IteratorType::reduction;
+  auto stage1 = linalg::GenericOp::create(rewriter, loc, TypeRange{}, ins,
+                                          ValueRange{partial}, maps, iters1);
+  rewriter.cloneRegionBefore(g.getRegion(), stage1.getRegion(),
+                             stage1.getRegion().begin());
+  // Stage 2: g's loops, the row loop now over the segments.
+  rewriter.setInsertionPoint(g);
+  SmallVector<AffineMap> maps2 = {
+      AffineMap::get(n, 0, partialExprs, ctx), outMap};
+  linalg::GenericOp::create(rewriter, loc, TypeRange{}, ValueRange{partial},
+                            ValueRange{out.get()}, maps2,
+                            g.getIteratorTypesArray(),
+                            getCombinerBodyBuilder(g));
+  stage1->emitRemark() << "row reduction split: " << c.rows << " row"
+                       << (c.rows == 1 ? "" : "s") << " of " << c.length
+                       << " elements as " << k << " segments of " << s
+                       << " each (a partial of " << c.rows * k
+                       << " values, combined in segment order by a second "
+                          "reduction): "
+                       << c.rows << " row" << (c.rows == 1 ? "" : "s")
+                       << " alone cannot give every multiprocessor a block";
+  rewriter.eraseOp(g);
+  return stage1;
+}
+
+namespace {
+struct MemoptSplitRowReductionsPass final
+    : memopt::impl::MemoptSplitRowReductionsPassBase<
+          MemoptSplitRowReductionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    FunctionOpInterface func = getOperation();
+    if (func.isExternal())
+      return;
+    MEMOPT_KERNEL_TARGET_INFO(target, func);
+    SmallVector<Candidate> work;
+    func.walk([&](linalg::GenericOp g) {
+      Candidate c;
+      std::string why;
+      if (matchCandidate(g, target, c, why))
+        work.push_back(c);
+      else if (!why.empty())
+        g.emitRemark() << "row reduction with " << c.rows << " row"
+                       << (c.rows == 1 ? "" : "s") << " of " << c.length
+                       << " elements not split (" << why
+                       << "): its rows alone cannot give every "
+                          "multiprocessor a block";
+    });
+    // Stage 1s over the same segments (a sum and a sum of squares of the
+    // same rows) are placed one after another: their inputs are arguments
+    // nothing writes, so they can move up.
+    IRRewriter rewriter(&getContext());
+    std::map<std::tuple<Block *, int64_t, int64_t, int64_t>, Operation *>
+        lastStage1;
+    for (const Candidate &c : work) {
+      auto key = std::make_tuple(c.op->getBlock(), c.rows, c.length,
+                                 c.segments);
+      auto it = lastStage1.find(key);
+      linalg::GenericOp s1 =
+          split(rewriter, c, it == lastStage1.end() ? nullptr : it->second);
+      lastStage1[key] = s1;
+    }
+  }
+};
+} // namespace

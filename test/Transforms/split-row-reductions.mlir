@@ -1,0 +1,142 @@
+// memopt-split-row-reductions: reductions of fewer rows than the target has
+// multiprocessors become two reductions over row segments.
+// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(memopt-set-target,func.func(memopt-split-row-reductions))" 2>/dev/null | FileCheck %s
+// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(memopt-set-target,func.func(memopt-split-row-reductions))" 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// A smaller target: 8 multiprocessors want 64 segments in all.
+// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(memopt-set-target,func.func(memopt-split-row-reductions{multiprocessors=8}))" 2>&1 >/dev/null | FileCheck %s --check-prefix=SMALL
+
+// A sum over a whole tensor: 8 segments per multiprocessor (1056) are
+// wanted, 1024 of 8192 elements (the largest divisor within 1056 whose
+// segments keep 16 KiB). Stage 1 reads x as [1024, 8192] into a partial
+// seeded with 0; stage 2 combines the partial into the output, after its
+// fill.
+// REMARK: remark: row reduction split: 1 row of 8388608 elements as 1024 segments of 8192 each (a partial of 1024 values, combined in segment order by a second reduction): 1 row alone cannot give every multiprocessor a block
+// SMALL: remark: row reduction split: 1 row of 8388608 elements as 64 segments of 131072 each
+// CHECK-LABEL: func.func @full_sum
+// CHECK-SAME:    (%[[X:.+]]: memref<8388608xf32>, %[[OUT:.+]]: memref<f32>)
+// CHECK:         %[[XS:.+]] = memref.expand_shape %[[X]] {{\[\[}}0, 1]] output_shape [1024, 8192] : memref<8388608xf32> into memref<1024x8192xf32>
+// CHECK:         %[[P:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1024xf32>
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}} : f32) outs(%[[P]] : memref<1024xf32>)
+// CHECK:         linalg.generic {indexing_maps = [#[[ID2:.+]], #[[ROW:.+]]], iterator_types = ["parallel", "reduction"]} ins(%[[XS]] : memref<1024x8192xf32>) outs(%[[P]] : memref<1024xf32>)
+// CHECK:           arith.addf
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}} : f32) outs(%[[OUT]] : memref<f32>)
+// CHECK:         linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}], iterator_types = ["reduction"]} ins(%[[P]] : memref<1024xf32>) outs(%[[OUT]] : memref<f32>)
+// CHECK-NEXT:    ^bb0(%[[IN:.+]]: f32, %[[ACC:.+]]: f32):
+// CHECK-NEXT:      %[[S:.+]] = arith.addf %[[IN]], %[[ACC]] : f32
+// CHECK-NEXT:      linalg.yield %[[S]]
+// CHECK-NOT:     linalg.generic
+func.func @full_sum(%x: memref<8388608xf32>, %out: memref<f32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []}
+      ins(%zero : f32) outs(%out : memref<f32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+      ins(%x : memref<8388608xf32>) outs(%out : memref<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A sum and a max of |x| over 16 bf16 rows of 1048576 (f32 accumulators),
+// the rows behind a batch loop of 2: 66 segments per row wanted, 64 of
+// 16384. Both first stages come before both second stages, one after the
+// other (one row group reads x once); the max's partial is seeded with
+// -inf; a weight read per row (w[b, h]) is not expanded.
+// REMARK: remark: row reduction split: 16 rows of 1048576 elements as 64 segments of 16384 each (a partial of 1024 values
+// REMARK: remark: row reduction split: 16 rows of 1048576 elements as 64 segments of 16384 each (a partial of 1024 values
+// CHECK-LABEL: func.func @two_stats
+// CHECK:         memref.expand_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] output_shape [2, 8, 64, 16384] : memref<2x8x1048576xbf16> into memref<2x8x64x16384xbf16>
+// CHECK:         %[[PS:.+]] = memref.alloc() {{.*}} : memref<2x8x64xf32>
+// CHECK:         linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}, #{{.+}}], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : memref<2x8x64x16384xbf16>, memref<2x8xf32>) outs(%[[PS]] : memref<2x8x64xf32>)
+// CHECK:         %[[PM:.+]] = memref.alloc() {{.*}} : memref<2x8x64xf32>
+// CHECK:         arith.constant 0xFF800000 : f32
+// CHECK:         linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}} : memref<2x8x64x16384xbf16>) outs(%[[PM]] : memref<2x8x64xf32>)
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[PS]] : memref<2x8x64xf32>)
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[PM]] : memref<2x8x64xf32>)
+// CHECK:           arith.maximumf
+#x3 = affine_map<(b, h, c) -> (b, h, c)>
+#bh = affine_map<(b, h, c) -> (b, h)>
+func.func @two_stats(%x: memref<2x8x1048576xbf16>, %w: memref<2x8xf32>, %sum: memref<2x8xf32>, %max: memref<2x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#x3, #bh, #bh], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<2x8x1048576xbf16>, memref<2x8xf32>) outs(%sum : memref<2x8xf32>) {
+  ^bb0(%a: bf16, %wv: f32, %acc: f32):
+    %v = arith.extf %a : bf16 to f32
+    %p = arith.mulf %v, %wv : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#x3, #bh], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : memref<2x8x1048576xbf16>) outs(%max : memref<2x8xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %v = arith.extf %a : bf16 to f32
+    %m = math.absf %v : f32
+    %s = arith.maximumf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Not split, with the reason: the sum of squares is read back over the
+// rows (RMSNorm: the row kernel keeps the row for the normalization); an
+// input computed in the function (its producer would be written out); a
+// row length (a prime) with no divisor giving segments of 4096 or more.
+// Rows enough (132 rows of 65536) are the row family's, without a remark.
+// REMARK: remark: row reduction with 2 rows of 1048576 elements not split (its result is read back over the rows (a normalization)): its rows alone cannot give every multiprocessor a block
+// REMARK: remark: row reduction with 2 rows of 1048576 elements not split (it reads a buffer computed in the function (its producer would no longer fuse with it)): its rows alone cannot give every multiprocessor a block
+// REMARK: remark: row reduction with 1 row of 1000003 elements not split (no divisor of the row length gives segments of 4096 elements or more): its rows alone cannot give every multiprocessor a block
+// REMARK-NOT: remark
+// CHECK-LABEL: func.func @not_split
+// CHECK-NOT:     memref.expand_shape
+#id = affine_map<(r, c) -> (r, c)>
+#row = affine_map<(r, c) -> (r)>
+func.func @not_split(%x: memref<2x1048576xf32>, %y: memref<2x1048576xf32>, %t: memref<2x1048576xf32>, %p: memref<1000003xf32>, %many: memref<132x65536xf32>,
+                     %ssq: memref<2xf32>, %s2: memref<2xf32>, %s3: memref<f32>, %s4: memref<132xf32>) {
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<2x1048576xf32>) outs(%ssq : memref<2xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %s = arith.addf %acc, %q : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %ssq : memref<2x1048576xf32>, memref<2xf32>) outs(%y : memref<2x1048576xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %r = math.rsqrt %s : f32
+    %v = arith.mulf %a, %r : f32
+    linalg.yield %v : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<2x1048576xf32>) outs(%t : memref<2x1048576xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = math.exp %a : f32
+    linalg.yield %v : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%t : memref<2x1048576xf32>) outs(%s2 : memref<2xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+      ins(%p : memref<1000003xf32>) outs(%s3 : memref<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%many : memref<132x65536xf32>) outs(%s4 : memref<132xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  return
+}
