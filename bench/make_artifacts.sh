@@ -114,16 +114,27 @@ if [[ ${MEMOPT_SWEEP:-1} == 1 ]]; then
   done
   rm -rf "$OUT/sweep-inputs"
 fi
-# The reduction sweep (bench/sweep.py --reductions), as rs-*.
+# The reduction sweep (bench/sweep.py --reductions), as rs-*; where a row
+# reduction is split into segments, also without the split, as
+# rs-*-nosplit (the same baseline and reference).
 if [[ ${MEMOPT_RED_SWEEP:-1} == 1 ]]; then
   python3 "$HERE/sweep.py" --reductions --write "$OUT/red-sweep-inputs" > /dev/null
   for f in "$OUT"/red-sweep-inputs/*.mlir; do
     name=$(basename "$f" .mlir)
     want "$name" || continue
-    for p in baseline optimized reference; do
+    for p in baseline reference; do
       memopt_compile "$f" --pipeline=$p -o "$OUT/$name.$p"
     done
+    remarks=$(memopt_compile "$f" --pipeline=optimized -o "$OUT/$name.optimized" 2>&1)
     echo "compiled $name"
+    if [[ $remarks == *"row reduction split"* ]]; then
+      v=$name-nosplit
+      cp "$OUT/$name.baseline.ptx" "$OUT/$v.baseline.ptx"
+      sed 's/"'$name'.baseline.ptx"/"'$v'.baseline.ptx"/' "$OUT/$name.baseline.json" > "$OUT/$v.baseline.json"
+      memopt_compile "$f" --pipeline=optimized --split-row-reductions=false -o "$OUT/$v.optimized" 2>/dev/null
+      [[ $KERNELS_ONLY == 1 ]] || memopt_compile "$f" --pipeline=reference -o "$OUT/$v.reference"
+      echo "compiled $v"
+    fi
   done
   rm -rf "$OUT/red-sweep-inputs"
 fi

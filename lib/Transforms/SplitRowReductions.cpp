@@ -26,10 +26,10 @@
 // nothing writes (no producer to fuse, no statistic of the same rows to
 // share a kernel with) and no op reads their result back over the rows,
 // directly or through ops over fewer points (no normalization to hold the
-// row for). K is the largest divisor of
-// the row length within 8 segments per multiprocessor for all rows,
-// segments of at least 16 KiB. A remark says what was split or why a
-// reduction with too few rows was not.
+// row for). K is the largest divisor of the row length within 8 segments
+// per multiprocessor for all rows, segments of at least 128 x
+// row-register-elements (4096 by default) elements. A remark says what was
+// split or why a reduction with too few rows was not.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,8 +58,9 @@ using namespace mlir::memopt;
 
 /// Segments per multiprocessor, over all rows, that the split aims for.
 static constexpr int64_t kSegmentsPerMultiprocessor = 8;
-/// The shortest segment worth a row of its own.
-static constexpr int64_t kMinSegmentBytes = 16384;
+/// The shortest segment worth a row of its own, in threads of a block that
+/// hold row-register-elements each (4096 elements by default).
+static constexpr int64_t kMinSegmentThreads = 128;
 
 /// Calls `fn` on each use of buffer `root`, through views, by ops other
 /// than `self`; stops at the first for which it returns true.
@@ -171,13 +172,7 @@ static bool matchCandidate(linalg::GenericOp g, const KernelTargetInfo &target,
   if (c.rows >= (int64_t)target.multiprocessors)
     return false;
   auto outType = cast<MemRefType>(g.getDpsInits()[0].getType());
-  int64_t eltBytes = 4;
-  for (OpOperand *in : g.getDpsInputOperands())
-    if (auto mt = dyn_cast<MemRefType>(in->get().getType()))
-      eltBytes = std::min<int64_t>(
-          eltBytes, std::max<int64_t>(
-                        1, mt.getElementTypeBitWidth() / 8));
-  int64_t minSegment = kMinSegmentBytes / eltBytes;
+  int64_t minSegment = kMinSegmentThreads * target.rowRegisterElements;
   if (c.length < 2 * minSegment)
     return false;
   // From here on the row is long and the rows few: say why when not split.

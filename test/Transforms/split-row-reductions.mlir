@@ -7,7 +7,7 @@
 
 // A sum over a whole tensor: 8 segments per multiprocessor (1056) are
 // wanted, 1024 of 8192 elements (the largest divisor within 1056 whose
-// segments keep 16 KiB). Stage 1 reads x as [1024, 8192] into a partial
+// segments keep 4096 elements). Stage 1 reads x as [1024, 8192] into a partial
 // seeded with 0; stage 2 combines the partial into the output, after its
 // fill.
 // REMARK: remark: row reduction split: 1 row of 8388608 elements as 1024 segments of 8192 each (a partial of 1024 values, combined in segment order by a second reduction): 1 row alone cannot give every multiprocessor a block

@@ -318,7 +318,8 @@ def MemoptSplitRowReductionsPass
   let description = [{
     A linalg.generic on buffers reducing its innermost loop alone into one
     output, with fewer rows (points of the other loops) than the target has
-    multiprocessors and rows of at least two segments of 16 KiB (a sum over
+    multiprocessors and rows of at least two segments of 128 x
+    row-register-elements (4096) elements (a sum over
     a whole tensor; 16 rows of a million elements), becomes two reductions:
     stage 1 reads each row as K segments (the inputs' row dim expanded by
     memref.expand_shape) and reduces every segment, through the op's own
@@ -326,7 +327,7 @@ def MemoptSplitRowReductionsPass
     stage 2 combines the partial over K into the original output, in
     segment order (deterministic). K is the largest divisor of the row
     length within 8 segments per multiprocessor over all rows whose
-    segments keep 16 KiB. Both stages are row reductions with blocks for
+    segments keep that length. Both stages are row reductions with blocks for
     every multiprocessor. Applied when the op's combiner is associative
     and commutative, every buffer it reads is a function argument that
     nothing writes (a producer would be materialized; a statistic of the

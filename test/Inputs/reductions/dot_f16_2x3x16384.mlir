@@ -1,6 +1,6 @@
 // A dot product per (batch, head) over long f16 vectors with f32
 // accumulation, as linalg.generic with two inputs: 6 rows of 16384, split
-// into 2 segments of 8192 each, then combined.
+// into 4 segments of 4096 each, then combined.
 #x = affine_map<(b, h, c) -> (b, h, c)>
 #o = affine_map<(b, h, c) -> (b, h)>
 func.func @dot(%x: tensor<2x3x16384xf16>, %y: tensor<2x3x16384xf16>) -> tensor<2x3xf32> {

@@ -1,8 +1,8 @@
 // Statistics of a few long bf16 rows with f32 accumulation, as one
 // two-result generic (a sum of squares and a max of |x|: RMS and absmax of
 // 3 rows of 49152), the row length read through a keepdim map as
-// torch-mlir writes it. Split into two reductions, each into 6 segments
-// of 8192 per row; the two first stages read x in one row kernel.
+// torch-mlir writes it. Split into two reductions, each into 12 segments
+// of 4096 per row; the two first stages read x in one row kernel.
 #x = affine_map<(r, c) -> (r, c)>
 #k = affine_map<(r, c) -> (r, 0)>
 func.func @rowstats(%x: tensor<3x49152xbf16>) -> (tensor<3x1xf32>, tensor<3x1xf32>) {
