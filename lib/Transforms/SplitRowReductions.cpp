@@ -124,27 +124,20 @@ static bool isReadOverMore(Value root, Operation *self, int64_t points) {
   return false;
 }
 
-/// The generic that fills `buffer` with `value`.
-static void createFill(OpBuilder &b, Location loc, Value buffer, Value value) {
-  unsigned n = cast<MemRefType>(buffer.getType()).getRank();
-  MLIRContext *ctx = b.getContext();
-  SmallVector<AffineMap> maps = {AffineMap::get(n, 0, {}, ctx),
-                                 AffineMap::getMultiDimIdentityMap(n, ctx)};
-  SmallVector<utils::IteratorType> iters(n, utils::IteratorType::parallel);
-  linalg::GenericOp::create(b, loc, TypeRange{}, ValueRange{value},
-                            ValueRange{buffer}, maps, iters,
-                            [](OpBuilder &nb, Location l, ValueRange args) {
-                              linalg::YieldOp::create(nb, l, args[0]);
-                            });
-}
-
 namespace {
 /// A row reduction the pass may split, with what it found.
 struct Candidate {
   linalg::GenericOp op;
+  arith::AtomicRMWKind kind = arith::AtomicRMWKind::addf;
   int64_t rows = 1, length = 0, segments = 0;
 };
 } // namespace
+
+/// "N row(s) of L elements".
+static std::string describeRows(const Candidate &c) {
+  return std::to_string(c.rows) + (c.rows == 1 ? " row of " : " rows of ") +
+         std::to_string(c.length) + " elements";
+}
 
 /// Matches `g` (a reduction of its innermost loop alone, one output, static
 /// loops) and decides its segments. Returns false without a remark for
@@ -176,11 +169,10 @@ static bool matchCandidate(linalg::GenericOp g, const KernelTargetInfo &target,
   if (c.length < 2 * minSegment)
     return false;
   // From here on the row is long and the rows few: say why when not split.
-  std::string kind;
-  if (failed(kf::matchCombiner(g, kind))) {
-    why = kind;
+  FailureOr<arith::AtomicRMWKind> kind = kf::matchCombiner(g, why);
+  if (failed(kind))
     return false;
-  }
+  c.kind = *kind;
   if (!g.getBody()->getOps<linalg::IndexOp>().empty()) {
     why = "its body reads the loop indices";
     return false;
@@ -204,18 +196,15 @@ static bool matchCandidate(linalg::GenericOp g, const KernelTargetInfo &target,
             "would no longer fuse with it)";
       return false;
     }
+    // Read along the row: one result is the row loop itself, no other
+    // mentions it (that dim is expanded into [K, S]).
     AffineMap m = g.getMatchingIndexingMap(in);
     if (!m.isFunctionOfDim(n - 1))
       continue;
-    unsigned uses = 0;
-    for (AffineExpr e : m.getResults()) {
-      if (!e.isFunctionOfDim(n - 1))
-        continue;
-      ++uses;
-      if (!isa<AffineDimExpr>(e))
-        uses = 2;
-    }
-    if (uses != 1 || !mt.getLayout().isIdentity()) {
+    auto alongRow = [&](AffineExpr e) { return e.isFunctionOfDim(n - 1); };
+    if (llvm::count_if(m.getResults(), alongRow) != 1 ||
+        !m.getResultPosition(getAffineDimExpr(n - 1, g.getContext())) ||
+        !mt.getLayout().isIdentity()) {
       why = "an input is not an identity-layout buffer indexed by the row "
             "loop alone in one dim";
       return false;
@@ -250,8 +239,6 @@ static linalg::GenericOp split(RewriterBase &rewriter, const Candidate &c,
   MLIRContext *ctx = g.getContext();
   unsigned n = g.getNumLoops();
   int64_t k = c.segments, s = c.length / k;
-  std::string why;
-  arith::AtomicRMWKind kind = *kf::matchCombiner(g, why);
   OpOperand &out = g.getDpsInitsMutable()[0];
   auto outType = cast<MemRefType>(out.get().getType());
   Type acc = outType.getElementType();
@@ -315,8 +302,9 @@ static linalg::GenericOp split(RewriterBase &rewriter, const Candidate &c,
                                      outType.getMemorySpace());
   Value partial = memref::AllocOp::create(rewriter, loc, partialType,
                                           rewriter.getI64IntegerAttr(64));
-  createFill(rewriter, loc, partial,
-             arith::getIdentityValue(kind, acc, rewriter, loc));
+  createFillGeneric(rewriter, loc,
+                    arith::getIdentityValue(c.kind, acc, rewriter, loc),
+                    partial);
   maps.push_back(AffineMap::get(n + 1, 0, partialExprs, ctx));
   SmallVector<utils::IteratorType> iters1(n + 1,
                                           utils::IteratorType::parallel);
@@ -333,13 +321,12 @@ static linalg::GenericOp split(RewriterBase &rewriter, const Candidate &c,
                             ValueRange{out.get()}, maps2,
                             g.getIteratorTypesArray(),
                             getCombinerBodyBuilder(g));
-  stage1->emitRemark() << "row reduction split: " << c.rows << " row"
-                       << (c.rows == 1 ? "" : "s") << " of " << c.length
-                       << " elements as " << k << " segments of " << s
+  stage1->emitRemark() << "row reduction split: " << describeRows(c)
+                       << " as " << k << " segments of " << s
                        << " each (a partial of " << c.rows * k
                        << " values, combined in segment order by a second "
                           "reduction): "
-                       << c.rows << " row" << (c.rows == 1 ? "" : "s")
+                       << c.rows << (c.rows == 1 ? " row" : " rows")
                        << " alone cannot give every multiprocessor a block";
   rewriter.eraseOp(g);
   return stage1;
@@ -363,9 +350,8 @@ struct MemoptSplitRowReductionsPass final
       if (matchCandidate(g, target, c, why))
         work.push_back(c);
       else if (!why.empty())
-        g.emitRemark() << "row reduction with " << c.rows << " row"
-                       << (c.rows == 1 ? "" : "s") << " of " << c.length
-                       << " elements not split (" << why
+        g.emitRemark() << "row reduction with " << describeRows(c)
+                       << " not split (" << why
                        << "): its rows alone cannot give every "
                           "multiprocessor a block";
     });

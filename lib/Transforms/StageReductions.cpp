@@ -52,25 +52,6 @@ static SmallVector<unsigned> getScatteredReductions(linalg::GenericOp g) {
   return red;
 }
 
-/// A generic that fills a tensor of `shape` with `value` (the form
-/// memopt-decompose-linalg gives linalg.fill).
-static Value createFill(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-                        Value value) {
-  Value empty = tensor::EmptyOp::create(b, loc, shape, value.getType());
-  unsigned n = shape.size();
-  MLIRContext *ctx = b.getContext();
-  SmallVector<AffineMap> maps = {AffineMap::get(n, 0, {}, ctx),
-                                 AffineMap::getMultiDimIdentityMap(n, ctx)};
-  SmallVector<utils::IteratorType> iters(n, utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, empty.getType(), ValueRange{value}, ValueRange{empty},
-             maps, iters,
-             [](OpBuilder &nb, Location l, ValueRange args) {
-               linalg::YieldOp::create(nb, l, args[0]);
-             })
-      .getResult(0);
-}
-
 /// Stages `g` once: reduces its loop `first` into a partial, then the
 /// partial over the other reduced loops into `g`'s output. Returns the
 /// second stage.
@@ -93,7 +74,9 @@ static linalg::GenericOp stageOnce(RewriterBase &rewriter, linalg::GenericOp g,
       partialExprs.push_back(getAffineDimExpr(i, ctx));
     }
   Value identity = arith::getIdentityValue(kind, elt, rewriter, loc);
-  Value init = createFill(rewriter, loc, partialShape, identity);
+  Value init = createFillGeneric(
+      rewriter, loc, identity,
+      tensor::EmptyOp::create(rewriter, loc, partialShape, elt));
   SmallVector<AffineMap> maps1 = g.getIndexingMapsArray();
   maps1.back() = AffineMap::get(n, 0, partialExprs, ctx);
   SmallVector<utils::IteratorType> iters1(n, utils::IteratorType::parallel);

@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -233,4 +234,12 @@ mlir::memopt::getCombinerBodyBuilder(linalg::GenericOp g) {
     Operation *c = b.clone(*combiner, map);
     linalg::YieldOp::create(b, loc, c->getResult(0));
   };
+}
+
+Value mlir::memopt::createFillGeneric(RewriterBase &rewriter, Location loc,
+                                      Value value, Value init) {
+  auto fill = linalg::FillOp::create(rewriter, loc, value, init);
+  FailureOr<linalg::GenericOp> g = linalg::generalizeNamedOp(rewriter, fill);
+  assert(succeeded(g) && "a fill always generalizes");
+  return g->getNumResults() ? g->getResult(0) : Value();
 }

@@ -92,6 +92,12 @@ bool isPlainReduction(linalg::GenericOp op) {
   return args && body->getTerminator()->getOperand(0) == comb.getResult();
 }
 
+/// A linalg.fill of `init` (a tensor or a buffer) with `value`, in the
+/// generic form memopt-decompose-linalg gives fills (kf::getFillValue reads
+/// it); its result for a tensor, null for a buffer.
+Value createFillGeneric(RewriterBase &rewriter, Location loc, Value value,
+                        Value init);
+
 /// A body builder `yield comb(partial, acc)` with the combiner of
 /// single-output reduction `g` (matchCombiner: the one user of its
 /// accumulator): the second stage of a reduction split in two.
