@@ -63,6 +63,7 @@ done
 # reduced dims, split multi-result reductions, arg reductions; issue 22),
 # as r-*.
 for f in "$ROOT"/test/Inputs/reductions/*.mlir "$ROOT"/test/Inputs/colnorm/*.mlir \
+         "$ROOT"/test/Inputs/colshift/*.mlir \
          "$ROOT"/test/Inputs/argreduce/*.mlir; do
   name=r-$(basename "$f" .mlir | tr '_' '-')
   want "$name" || continue

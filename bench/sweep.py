@@ -72,7 +72,13 @@ def red_points(quick=False):
     out += [("inner", "f32", (10007, 769)), ("outer", "f32", (10007, 769)),
             ("middle", "f32", (33, 2047, 129)),
             ("inner2", "f32", (97, 61, 1409)),
-            ("allbut1", "f32", (31, 96, 2821))]
+            ("allbut1", "f32", (31, 96, 2821)),
+            # Odd inner extents in bf16 (shifted 8-wide loads), a middle
+            # reduction over odd columns, and whole columns that leave 28
+            # multiprocessors with two blocks while the rest hold one.
+            ("outer", "bf16", (8191, 1023)),
+            ("middle", "f32", (8, 4001, 261)),
+            ("middle", "f32", (2, 8192, 1280))]
     return out
 
 

@@ -520,10 +520,11 @@ linalg.generic {{indexing_maps = [{ID2}, {COL2}], iterator_types = ["reduction",
         "control": ("%s = arith.addf %a, %acc : f32", "%a2 = arith.mulf %a, %a : f32\n  %s = arith.addf %a2, %acc : f32", "squares summed"),
     }
 
-def col(form, vector, threads, column_threads, rows_per_block, unroll, seed):
+def col(form, vector, threads, column_threads, rows_per_block, unroll, seed, shifted=False):
     return (f"#memopt.column_reduce<form = {form}, vector = {vector}, threads = {threads}, "
             f"column_threads = {column_threads}, rows_per_block = {rows_per_block}, "
-            f"unroll = {unroll}, seed_from_fill = {'true' if seed else 'false'}>")
+            f"unroll = {unroll}, seed_from_fill = {'true' if seed else 'false'}"
+            f"{', shifted = true' if shifted else ''}>")
 
 def batched_colsum(outer, rows, inner, et="f32", epilogue=False):
     """Sums of squares over the loop after the outer dims, an f16/bf16 input
@@ -771,6 +772,28 @@ def main():
         (col("whole_column", 1, 32, 32, 9, 4, True), "scalar lanes, one row lane, unroll 4"),
     ]
     gen("column-reduce-4d", s, out)
+    # Shifted rows: sums of squares over the middle loop of 3 x 50 x 37 (f16
+    # in): 37 inner points are no multiple of any vector, so every row of
+    # every batch starts at another alignment and is read as two aligned
+    # chunks per thread (the last row lane by lane).
+    s = batched_colsum([3], 50, [37], "f16")
+    s["atol"] = 1e-4
+    s["cases"] = [
+        (col("whole_column", 8, 64, 8, 50, 2, True, True), "shifted whole columns: 5 chunks of 8 per row, the last partial"),
+        (col("split_rows", 8, 64, 2, 16, 3, True, True), "shifted split rows of 16 (the last slice of 2 holds the last row)", "memref.alloc"),
+        (col("whole_column", 4, 64, 4, 50, 1, True, True), "shifted whole columns, vectors of 4, 16 row lanes"),
+        (col("split_rows", 2, 32, 16, 7, 2, True, True), "shifted split rows of 7, vectors of 2", "memref.alloc"),
+    ]
+    gen("column-reduce-shifted", s, out)
+    # Over loop 1 of 2 x 9 x 5 x 13 (bf16 in): two inner loops whose 65
+    # points chunks of 8 cross (a chunk spans two rows of the last dim).
+    s = batched_colsum([2], 9, [5, 13], "bf16")
+    s["atol"] = 1e-4
+    s["cases"] = [
+        (col("whole_column", 8, 64, 8, 9, 1, True, True), "shifted whole columns over 5 x 13 inner points, vectors of 8"),
+        (col("split_rows", 4, 64, 16, 4, 1, True, True), "shifted split rows of 4, vectors of 4", "memref.alloc"),
+    ]
+    gen("column-reduce-shifted-4d", s, out)
     # The 3-D sums of squares divided by the rows in an epilogue (the sums
     # in a temporary only the kernel uses: never stored).
     s = batched_colsum([3], 50, [36], "f16", epilogue=True)

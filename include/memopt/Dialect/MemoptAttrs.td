@@ -52,6 +52,10 @@ def Memopt_TargetAttr : Memopt_Attr<"Target", "target"> {
     ```
     `cache_line_bytes` (L1 line, 128 on sm_70 and later; printed only when
     it differs) is what one warp-wide access should cover per row.
+    `max_threads_per_multiprocessor` (2048 on sm_80, sm_90 and sm_100, 1536
+    on sm_86 and sm_89; printed only when it differs from 2048) bounds the
+    blocks resident on one multiprocessor, which the column reductions'
+    split of the reduced loop balances over.
   }];
   let parameters = (ins
     StringRefParameter<"NVVM chip">:$chip,
@@ -66,7 +70,8 @@ def Memopt_TargetAttr : Memopt_Attr<"Target", "target"> {
     "int64_t":$portable_cluster_size,
     "int64_t":$max_cluster_size,
     "int64_t":$vector_bytes,
-    DefaultValuedParameter<"int64_t", "128">:$cache_line_bytes);
+    DefaultValuedParameter<"int64_t", "128">:$cache_line_bytes,
+    DefaultValuedParameter<"int64_t", "2048">:$max_threads_per_multiprocessor);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
@@ -279,7 +284,12 @@ def Memopt_ColumnReduceStrategyAttr
     atomics):
     blocks own slices of `rows_per_block` rows and combine their partials
     with atomics into the initialized output. All load `unroll` rows per
-    loop iteration.
+    loop iteration. `shifted` (whole columns and split rows; printed only
+    when set): the inner points are not a multiple of `vector`, so rows
+    start at every alignment; each thread loads the two `vector`-aligned
+    chunks its chunk of the row straddles and takes its lanes from them at
+    the row's offset (16-byte accesses on any row length), the last row
+    lane by lane.
   }];
   let parameters = (ins
     EnumParameter<Memopt_ColumnReduceForm>:$form,
@@ -288,7 +298,8 @@ def Memopt_ColumnReduceStrategyAttr
     "int64_t":$column_threads,
     "int64_t":$rows_per_block,
     "int64_t":$unroll,
-    "bool":$seed_from_fill);
+    "bool":$seed_from_fill,
+    DefaultValuedParameter<"bool", "false">:$shifted);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

@@ -55,6 +55,12 @@ struct ColumnReduceInfo {
   int64_t cols;  // product of `inner`
   unsigned vec;
   int64_t maxBytes;
+  /// The vector of the shifted form (> vec when the inner points are not a
+  /// multiple of the widest access, every input along them can be read in
+  /// aligned chunks, and a row holds two of them), else 0.
+  unsigned shiftVec = 0;
+  /// The form emitted: shifted (`vec` lanes from two aligned chunks).
+  bool shifted = false;
 };
 
 /// Elementwise ops over the outputs run where each output is finished, and
@@ -83,6 +89,49 @@ atomicKindFor(arith::AtomicRMWKind k) {
   default:
     return std::nullopt;
   }
+}
+
+namespace {
+/// How an input of a column reduction is read in the shifted form.
+enum class ShiftRole {
+  /// Not along the inner points (or not a buffer): as in every form.
+  Other,
+  /// Along the inner points and the reduced loop, a buffer of static shape
+  /// and identity layout whose trailing dims are the inner points in
+  /// order: two aligned chunks per row.
+  Shifted,
+  /// Along the inner points only (a broadcast row): lane by lane.
+  Lanes,
+  /// Along the inner points in a way the shifted form cannot read.
+  Unshiftable,
+};
+} // namespace
+
+static ShiftRole isShiftableInput(linalg::GenericOp op, OpOperand *in,
+                                  unsigned red) {
+  auto mt = dyn_cast<MemRefType>(in->get().getType());
+  unsigned n = op.getNumLoops();
+  AffineMap m = op.getMatchingIndexingMap(in);
+  if (!mt || !m.isFunctionOfDim(n - 1))
+    return ShiftRole::Other;
+  if (!m.isFunctionOfDim(red))
+    return ShiftRole::Lanes;
+  if (!mt.hasStaticShape() || !mt.getLayout().isIdentity())
+    return ShiftRole::Unshiftable;
+  unsigned inner = n - 1 - red, results = m.getNumResults();
+  if (results < inner + 1)
+    return ShiftRole::Unshiftable;
+  for (unsigned i = 0; i < inner; ++i) {
+    auto d = dyn_cast<AffineDimExpr>(m.getResult(results - inner + i));
+    if (!d || d.getPosition() != red + 1 + i)
+      return ShiftRole::Unshiftable;
+  }
+  // The inner dims appear nowhere else.
+  for (unsigned i = 0; i + inner < results; ++i)
+    for (unsigned d = red + 1; d < n; ++d)
+      if (m.getResult(i).isFunctionOfDim(d))
+        return ShiftRole::Unshiftable;
+  return ShiftRole::Shifted;
 }
 
 static FailureOr<ColumnReduceInfo>
@@ -119,6 +168,7 @@ matchOneColumnReduce(linalg::GenericOp op, const KernelTargetInfo &target,
     return failure();
   }
   ColumnReduceInfo info{{*kind}, {}, {}, ranges[red], 1, 1, 1, 1};
+  info.shiftVec = 0;
   for (unsigned i = 0; i < n; ++i) {
     if (i < red)
       info.outer.push_back(ranges[i]);
@@ -148,9 +198,15 @@ matchOneColumnReduce(linalg::GenericOp op, const KernelTargetInfo &target,
       allContiguous = false;
   }
   if (allContiguous && anyAlong) {
-    info.vec = std::max<int64_t>(1, target.vectorBytes / info.maxBytes);
+    int64_t widest = std::max<int64_t>(1, target.vectorBytes / info.maxBytes);
+    info.vec = widest;
     while (info.vec > 1 && info.inner.back() % info.vec != 0)
       info.vec /= 2;
+    if (info.vec < widest && info.cols >= 2 * widest && info.rows >= 2 &&
+        llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *in) {
+          return isShiftableInput(op, in, red) != ShiftRole::Unshiftable;
+        }))
+      info.shiftVec = widest;
   }
   return info;
 }
@@ -179,6 +235,7 @@ matchColumnReduce(ArrayRef<linalg::GenericOp> ops,
     }
     info->kinds.push_back(other->kinds[0]);
     info->vec = std::min(info->vec, other->vec);
+    info->shiftVec = std::min(info->shiftVec, other->shiftVec);
     info->maxBytes = std::max(info->maxBytes, other->maxBytes);
   }
   return info;
@@ -191,7 +248,7 @@ static Type getAccType(linalg::GenericOp op) {
 
 /// Chunks of `vec` inner points of one batch.
 static int64_t getChunks(const ColumnReduceInfo &info, int64_t vec) {
-  return info.cols / vec;
+  return llvm::divideCeil(info.cols, vec);
 }
 
 /// The block shape: `columnSliceBytes` contiguous bytes of a row per block
@@ -396,6 +453,76 @@ static int64_t getPartialsBytes(const ColumnGroupOps &c, int64_t threads,
          getElementBytes(exchangeType(getAccType(c.ops[0])));
 }
 
+/// How much faster than its share of the bandwidth a multiprocessor streams
+/// while others idle (the last, partial round of blocks): 2 is a floor (an
+/// H100/H200 multiprocessor's loads in flight and L1 bandwidth allow 4-8).
+static constexpr double kTailSpeedup = 2.0;
+
+/// The time of `blocks` blocks of equal work, in units of streaming all
+/// their bytes at full bandwidth: whole rounds of the multiprocessors at
+/// their share of it, then the last round's blocks on multiprocessors that
+/// have bandwidth to spare.
+static double getSpreadTime(int64_t blocks, const KernelTargetInfo &target) {
+  int64_t sms = target.multiprocessors;
+  int64_t rounds = blocks / sms, rest = blocks % sms;
+  double round = double(sms) / double(blocks);
+  double t = rounds * round;
+  if (rest)
+    t += round / std::min(kTailSpeedup, double(sms) / double(rest));
+  return t;
+}
+
+/// Slices of the reduced loop (1: whole columns). Outputs that cannot give
+/// every multiprocessor a block split into at least two blocks per
+/// multiprocessor where the rows allow; others split only when that is
+/// faster. Each candidate is timed by getSpreadTime, plus for a split the
+/// workspace written and read back and the second kernel's launch
+/// (`kernelLaunchNanoseconds` at `bytesPerNanosecond`). Slices stay at least
+/// one unrolled sweep of the block's row lanes, all blocks within one wave
+/// of the blocks the multiprocessors hold at once; the fewest slices within
+/// 2% of the best time win.
+static int64_t chooseColumnSlices(const ColumnGroupOps &c,
+                                  const ColumnReduceInfo &info,
+                                  const ColumnConfig &cfg, int64_t blocks,
+                                  const KernelTargetInfo &target) {
+  int64_t sms = target.multiprocessors;
+  int64_t rowLanes = cfg.threads / cfg.columnThreads;
+  int64_t step = rowLanes * target.columnUnroll;
+  int64_t resident = std::max<int64_t>(
+      1, target.maxThreadsPerMultiprocessor / cfg.threads);
+  int64_t most = std::min<int64_t>(
+      info.rows / step, std::max<int64_t>(1, resident * sms / blocks));
+  if (most < 2)
+    return 1;
+  int64_t least = 1;
+  if (blocks < sms)
+    least = std::min(most, std::max<int64_t>(2, llvm::divideCeil(2 * sms,
+                                                                 blocks)));
+  double inputBytes =
+      double(info.batch) * info.rows * info.cols * info.maxBytes;
+  double workspaceBytes = double(info.batch) * info.cols * c.ops.size() *
+                          getElementBytes(exchangeType(getAccType(c.ops[0])));
+  double launch = double(target.kernelLaunchNanoseconds) *
+                  target.bytesPerNanosecond / inputBytes;
+  auto time = [&](int64_t s) {
+    if (s == 1)
+      return getSpreadTime(blocks, target);
+    // The slices the row-lane-aligned slice length gives.
+    int64_t rowsPerSlice =
+        llvm::alignTo(llvm::divideCeil(info.rows, s), rowLanes);
+    int64_t real = llvm::divideCeil(info.rows, rowsPerSlice);
+    return getSpreadTime(blocks * real, target) +
+           2.0 * real * workspaceBytes / inputBytes + launch;
+  };
+  double best = time(least);
+  for (int64_t s = least + 1; s <= most; ++s)
+    best = std::min(best, time(s));
+  for (int64_t s = least; s <= most; ++s)
+    if (time(s) <= best * 1.02)
+      return s;
+  return least;
+}
+
 FailureOr<ColumnReduceStrategyAttr>
 kf::selectColumnReduceStrategy(const ColumnGroupOps &c,
                                const KernelTargetInfo &target,
@@ -412,6 +539,12 @@ kf::selectColumnReduceStrategy(const ColumnGroupOps &c,
     return failure();
   }
   MLIRContext *ctx = c.ops.front()->getContext();
+  // Inner points that are not a multiple of the widest access: rows start
+  // at every alignment, read through two aligned chunks each.
+  if (info->shiftVec > info->vec) {
+    info->vec = info->shiftVec;
+    info->shifted = true;
+  }
   ColumnConfig cfg = chooseColumnConfig(*info, target);
   if (getPartialsBytes(c, cfg.threads, cfg.columnThreads, info->vec,
                        target.warpSize) > (int64_t)target.sharedMemoryBytes) {
@@ -421,23 +554,21 @@ kf::selectColumnReduceStrategy(const ColumnGroupOps &c,
   int64_t blocks = llvm::divideCeil(getChunks(*info, info->vec),
                                     cfg.columnThreads) *
                    info->batch;
-  // Slices of the reduced loop when the outputs leave multiprocessors
-  // idle: two blocks per multiprocessor, each slice at least a full
-  // unrolled sweep of the block's row lanes.
-  int64_t step = cfg.threads / cfg.columnThreads * target.columnUnroll;
-  int64_t splits = std::min<int64_t>(
-      llvm::divideCeil(2 * (int64_t)target.multiprocessors, blocks),
-      info->rows / step);
-  if (blocks >= (int64_t)target.multiprocessors || splits < 2)
+  int64_t slices = chooseColumnSlices(c, *info, cfg, blocks, target);
+  if (slices == 1)
     return ColumnReduceStrategyAttr::get(
         ctx, ColumnReduceForm::WholeColumn, info->vec, cfg.threads,
         cfg.columnThreads, /*rows_per_block=*/info->rows, cfg.unroll,
-        /*seed_from_fill=*/seed);
-  int64_t rowsPerSlice = llvm::alignTo(llvm::divideCeil(info->rows, splits),
-                                       cfg.threads / cfg.columnThreads);
+        /*seed_from_fill=*/seed, info->shifted);
+  int64_t rowLanes = cfg.threads / cfg.columnThreads;
+  int64_t rowsPerSlice =
+      llvm::alignTo(llvm::divideCeil(info->rows, slices), rowLanes);
+  // Unrolled at most as far as a lane's rows of the slice go.
+  int64_t unroll = std::clamp<int64_t>(
+      llvm::divideCeil(rowsPerSlice, rowLanes), 1, target.columnUnroll);
   return ColumnReduceStrategyAttr::get(
       ctx, ColumnReduceForm::SplitRows, info->vec, cfg.threads, cfg.columnThreads,
-      rowsPerSlice, target.columnUnroll, /*seed_from_fill=*/seed);
+      rowsPerSlice, unroll, /*seed_from_fill=*/seed, info->shifted);
 }
 
 LogicalResult kf::checkColumnReduceStrategy(const ColumnGroupOps &c,
@@ -455,10 +586,24 @@ LogicalResult kf::checkColumnReduceStrategy(const ColumnGroupOps &c,
     return fail() << why;
   bool fill = !c.fills.empty();
   int64_t vec = s.getVector();
-  if (vec < 1 || !llvm::isPowerOf2_64(vec) || info->vec % vec != 0)
+  if (s.getShifted()) {
+    if (s.getForm() == ColumnReduceForm::RowSlices)
+      return fail() << "row slices have no shifted form";
+    if (info->shiftVec == 0)
+      return fail() << "the shifted form needs inputs along the inner points "
+                       "that are buffers of static shape and identity "
+                       "layout ending in the inner points, and at least two "
+                       "vectors of inner points";
+    if (vec < 2 || !llvm::isPowerOf2_64(vec) || info->shiftVec % vec != 0 ||
+        2 * vec > info->cols)
+      return fail() << "a shifted vector must be a power of two from 2 to "
+                    << info->shiftVec << ", at most half of the "
+                    << info->cols << " inner points";
+  } else if (vec < 1 || !llvm::isPowerOf2_64(vec) || info->vec % vec != 0) {
     return fail() << "vector must be a power of two dividing " << info->vec
                   << " (the inner points, contiguous inputs and "
                   << target.vectorBytes << "-byte accesses allow)";
+  }
   if (s.getUnroll() < 1 || s.getThreads() < 1 ||
       s.getThreads() > (int64_t)target.maxThreadsPerBlock)
     return fail() << "unroll and threads must be positive, threads at most "
@@ -522,16 +667,68 @@ static SmallVector<Value> getLoopIvs(OpBuilder &b, Location loc,
   return ivs;
 }
 
+/// The row-major linear index of `idx` in a buffer of static `shape`.
+static Value getFlatIndex(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                          ValueRange idx) {
+  Value flat;
+  int64_t stride = 1;
+  for (int64_t i = (int64_t)shape.size() - 1; i >= 0; --i) {
+    Value term = stride == 1 ? idx[i]
+                             : arith::MulIOp::create(b, loc, idx[i],
+                                                     cIdx(b, loc, stride))
+                                   .getResult();
+    flat = flat ? arith::AddIOp::create(b, loc, flat, term).getResult() : term;
+    stride *= shape[i];
+  }
+  return flat ? flat : cIdx(b, loc, 0);
+}
+
+/// Lanes `col0 .. col0 + vec` of a shifted input's row starting at `flat`
+/// (its linear index at `col0`): the two aligned chunks the lanes straddle,
+/// each lane taken from them at the row's offset from alignment (the same
+/// for every lane of the row, so the selects never diverge).
+static SmallVector<Value> loadShiftedLanes(OpBuilder &b, Location loc,
+                                           Value flatView, Value flat,
+                                           unsigned vec) {
+  Value mis = arith::RemUIOp::create(b, loc, flat, cIdx(b, loc, vec));
+  Value al = arith::SubIOp::create(b, loc, flat, mis);
+  SmallVector<Value> lo = loadLanes(b, loc, flatView, {al}, vec);
+  SmallVector<Value> hi = loadLanes(
+      b, loc, flatView,
+      {arith::AddIOp::create(b, loc, al, cIdx(b, loc, vec)).getResult()}, vec);
+  SmallVector<Value> is;
+  for (unsigned k = 1; k < vec; ++k)
+    is.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, mis,
+                                       cIdx(b, loc, k)));
+  SmallVector<Value> lanes;
+  for (unsigned l = 0; l < vec; ++l) {
+    Value v = lo[l];
+    for (unsigned k = 1; k < vec; ++k) {
+      Value at = l + k < vec ? lo[l + k] : hi[l + k - vec];
+      v = arith::SelectOp::create(b, loc, is[k - 1], at, v);
+    }
+    lanes.push_back(v);
+  }
+  return lanes;
+}
+
 /// Loads of the inputs of `ops` at reduced index `r` (clamped by the
 /// caller) and inner points `col0 .. col0 + vec`, each (buffer, map) once,
 /// folded into `accs` (reduction k's lane l at k * vec + l) through each
-/// op's body; `valid` (may be null) masks the update.
+/// op's body; `valid` (may be null) masks the update. In the shifted form
+/// inputs along the reduced loop are read through `flatViews` in aligned
+/// chunks, other inputs along the inner points (and, with `peel`, every
+/// input: the last row, whose second chunk may lie past the buffer) lane
+/// by lane at inner points clamped to the last.
 static void accumulateRow(OpBuilder &b, Location loc,
                           ArrayRef<linalg::GenericOp> ops,
                           const ColumnReduceInfo &info, ArrayRef<Value> outer,
                           Value r, Value col0, unsigned vec, Value valid,
-                          SmallVector<Value> &accs) {
+                          SmallVector<Value> &accs,
+                          const DenseMap<Value, Value> *flatViews = nullptr,
+                          bool peel = false) {
   SmallVector<Value> ivs0 = getLoopIvs(b, loc, info, outer, r, col0);
+  unsigned red = info.outer.size();
   DenseMap<std::pair<Value, AffineMap>, SmallVector<Value>> loaded;
   for (auto [k, constOp] : llvm::enumerate(ops)) {
     linalg::GenericOp op = constOp;
@@ -546,11 +743,36 @@ static void accumulateRow(OpBuilder &b, Location loc,
       auto [it, inserted] = loaded.try_emplace({v, m});
       if (inserted) {
         SmallVector<Value> idx = expandIndices(b, loc, m, ivs0);
-        if (!m.isFunctionOfDim(op.getNumLoops() - 1))
+        // A shifted chunk may cross the rows of the last inner dim: inputs
+        // along any inner dim differ between its lanes.
+        bool alongInner = false;
+        for (unsigned d = red + 1; d < op.getNumLoops(); ++d)
+          alongInner |= m.isFunctionOfDim(d);
+        if (!info.shifted && !m.isFunctionOfDim(op.getNumLoops() - 1)) {
           it->second = SmallVector<Value>(
               vec, memref::LoadOp::create(b, loc, v, idx).getResult());
-        else
+        } else if (!info.shifted) {
           it->second = loadLanes(b, loc, v, idx, vec);
+        } else if (!alongInner) {
+          it->second = SmallVector<Value>(
+              vec, memref::LoadOp::create(b, loc, v, idx).getResult());
+        } else if (isShiftableInput(op, in, red) == ShiftRole::Shifted &&
+                   !peel) {
+          auto shape = cast<MemRefType>(v.getType()).getShape();
+          it->second =
+              loadShiftedLanes(b, loc, flatViews->lookup(v),
+                               getFlatIndex(b, loc, shape, idx), vec);
+        } else {
+          for (unsigned l = 0; l < vec; ++l) {
+            Value col = arith::MinUIOp::create(
+                b, loc,
+                arith::AddIOp::create(b, loc, col0, cIdx(b, loc, l)),
+                cIdx(b, loc, info.cols - 1));
+            SmallVector<Value> lidx = expandIndices(
+                b, loc, m, getLoopIvs(b, loc, info, outer, r, col));
+            it->second.push_back(memref::LoadOp::create(b, loc, v, lidx));
+          }
+        }
       }
       ins.push_back(it->second);
     }
@@ -561,7 +783,10 @@ static void accumulateRow(OpBuilder &b, Location loc,
         args.push_back(i[l]);
       args.push_back(acc);
       SmallVector<Value> ivs = ivs0;
-      if (l)
+      if (l && info.shifted)
+        ivs = getLoopIvs(b, loc, info, outer, r,
+                         arith::AddIOp::create(b, loc, col0, cIdx(b, loc, l)));
+      else if (l)
         ivs.back() = arith::AddIOp::create(b, loc, ivs.back(), cIdx(b, loc, l));
       Value upd = cloneBody(b, op, args, ivs)[0];
       acc = valid ? arith::SelectOp::create(b, loc, valid, upd, acc).getResult()
@@ -716,7 +941,31 @@ static void emitColumnBlocks(RewriterBase &b, const ColumnGroupOps &c,
         arith::AddIOp::create(b, loc, rowStart, cIdx(b, loc, rowsPerSlice)),
         cIdx(b, loc, info.rows));
   }
-  bool exact = rowsPerSlice % step == 0 && info.rows % rowsPerSlice == 0;
+  // Shifted rows: flat views of the inputs read in aligned chunks, and the
+  // last row (whose second chunk may lie past the end of a buffer) left to
+  // a lane-by-lane step after the loop; masked rows read row 0.
+  DenseMap<Value, Value> flatViews;
+  Value lastRow = cIdx(b, loc, info.rows - 1);
+  if (info.shifted) {
+    for (linalg::GenericOp r : c.ops)
+      for (OpOperand *in : r.getDpsInputOperands()) {
+        Value v = in->get();
+        if (isShiftableInput(r, in, info.outer.size()) != ShiftRole::Shifted ||
+            flatViews.count(v))
+          continue;
+        auto mt = cast<MemRefType>(v.getType());
+        auto flatType = MemRefType::get({mt.getNumElements()},
+                                        mt.getElementType(), AffineMap(),
+                                        mt.getMemorySpace());
+        flatViews[v] = memref::ReinterpretCastOp::create(
+            b, loc, flatType, v, /*offset=*/0,
+            ArrayRef<int64_t>{mt.getNumElements()}, ArrayRef<int64_t>{1});
+      }
+    rowEnd = arith::MinUIOp::create(b, loc, rowEnd, lastRow);
+  }
+  Value maskedRow = info.shifted ? cIdx(b, loc, 0) : rowStart;
+  bool exact = !info.shifted && rowsPerSlice % step == 0 &&
+               info.rows % rowsPerSlice == 0;
   auto loop = scf::ForOp::create(
       b, loc, cIdx(b, loc, 0), cIdx(b, loc, rowsPerSlice), cIdx(b, loc, step),
       inits, [&](OpBuilder &nb, Location, Value i0, ValueRange accIn) {
@@ -731,12 +980,26 @@ static void emitColumnBlocks(RewriterBase &b, const ColumnGroupOps &c,
           if (!exact) {
             ok = arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::ult, r,
                                        rowEnd);
-            r = arith::SelectOp::create(nb, loc, ok, r, rowStart);
+            r = arith::SelectOp::create(nb, loc, ok, r, maskedRow);
           }
-          accumulateRow(nb, loc, c.ops, info, outer, r, col0, vec, ok, accs);
+          accumulateRow(nb, loc, c.ops, info, outer, r, col0, vec, ok, accs,
+                        &flatViews);
         }
         scf::YieldOp::create(nb, loc, accs);
       });
+  SmallVector<Value> finalAccs(loop.getResults());
+  if (info.shifted) {
+    // The last row: the first row lane of the block whose slice holds it.
+    Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rl,
+                                       cIdx(b, loc, 0));
+    if (split)
+      mine = arith::AndIOp::create(
+          b, loc, mine,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slice,
+                                cIdx(b, loc, slices - 1)));
+    accumulateRow(b, loc, c.ops, info, outer, lastRow, col0, vec, mine,
+                  finalAccs, &flatViews, /*peel=*/true);
+  }
   // Threads of a warp with the same column chunk differ in the lane bits
   // above log2(colThreads): fold those with xor shuffles, then one partial
   // per warp goes through shared memory.
@@ -747,7 +1010,7 @@ static void emitColumnBlocks(RewriterBase &b, const ColumnGroupOps &c,
   SmallVector<Value> partials;
   for (int64_t k = 0; k < nOps; ++k) {
     for (unsigned l = 0; l < vec; ++l) {
-      Value v = loop.getResult(k * vec + l);
+      Value v = finalAccs[k * vec + l];
       if (xType != v.getType())
         v = arith::ExtFOp::create(b, loc, xType, v);
       for (int64_t off = warpSize / 2; off >= colThreads; off /= 2) {
@@ -890,6 +1153,7 @@ DenseSet<Value> kf::emitColumnReduceKernel(RewriterBase &b,
   // checkColumnReduceStrategy proved that it matches.
   ColumnReduceInfo info = *matchColumnReduce(c.ops, target, why);
   info.vec = s.getVector();
+  info.shifted = s.getShifted();
   if (s.getForm() == ColumnReduceForm::RowSlices) {
     emitAtomicColumnReduce(b, c.ops[0], info, s);
     return {};
