@@ -24,8 +24,7 @@ namespace {
 struct ChipFacts {
   StringRef chip;
   int64_t multiprocessors, registers, sharedPerMultiprocessor,
-      maxSharedPerBlock, l2Bytes, portableCluster, maxCluster,
-      threadsPerMultiprocessor;
+      maxSharedPerBlock, l2Bytes, portableCluster, maxCluster;
 };
 } // namespace
 
@@ -34,12 +33,12 @@ struct ChipFacts {
 // meet (A100 SXM, RTX 30/40 class, H100/H200 SXM, B200). Clusters need
 // sm_90; 16 blocks is the non-portable limit there.
 static constexpr ChipFacts kChips[] = {
-    {"sm_80", 108, 65536, 164 * 1024, 163 * 1024, 40 << 20, 1, 1, 2048},
-    {"sm_86", 84, 65536, 100 * 1024, 99 * 1024, 6 << 20, 1, 1, 1536},
-    {"sm_89", 128, 65536, 100 * 1024, 99 * 1024, 72 << 20, 1, 1, 1536},
-    {"sm_90", 132, 65536, 228 * 1024, 227 * 1024, 50 << 20, 8, 16, 2048},
-    {"sm_90a", 132, 65536, 228 * 1024, 227 * 1024, 50 << 20, 8, 16, 2048},
-    {"sm_100", 148, 65536, 228 * 1024, 227 * 1024, 126 << 20, 8, 16, 2048},
+    {"sm_80", 108, 65536, 164 * 1024, 163 * 1024, 40 << 20, 1, 1},
+    {"sm_86", 84, 65536, 100 * 1024, 99 * 1024, 6 << 20, 1, 1},
+    {"sm_89", 128, 65536, 100 * 1024, 99 * 1024, 72 << 20, 1, 1},
+    {"sm_90", 132, 65536, 228 * 1024, 227 * 1024, 50 << 20, 8, 16},
+    {"sm_90a", 132, 65536, 228 * 1024, 227 * 1024, 50 << 20, 8, 16},
+    {"sm_100", 148, 65536, 228 * 1024, 227 * 1024, 126 << 20, 8, 16},
 };
 
 TargetAttr mlir::memopt::getKnownTarget(MLIRContext *ctx, StringRef chip) {
@@ -51,8 +50,7 @@ TargetAttr mlir::memopt::getKnownTarget(MLIRContext *ctx, StringRef chip) {
                              /*shared_memory_per_block=*/48 * 1024,
                              f.maxSharedPerBlock, f.l2Bytes, f.portableCluster,
                              f.maxCluster, /*vector_bytes=*/16,
-                             /*cache_line_bytes=*/128,
-                             f.threadsPerMultiprocessor);
+                             /*cache_line_bytes=*/128);
   return {};
 }
 
@@ -68,20 +66,16 @@ LogicalResult TargetAttr::verify(
     int64_t multiprocessors, int64_t warpSize, int64_t maxThreadsPerBlock,
     int64_t registers, int64_t sharedPerMultiprocessor, int64_t sharedPerBlock,
     int64_t maxSharedPerBlock, int64_t l2Bytes, int64_t portableCluster,
-    int64_t maxCluster, int64_t vectorBytes, int64_t cacheLineBytes,
-    int64_t maxThreadsPerMultiprocessor) {
+    int64_t maxCluster, int64_t vectorBytes, int64_t cacheLineBytes) {
   if (multiprocessors < 1 || warpSize < 1 || maxThreadsPerBlock < warpSize ||
       registers < 1 || l2Bytes < 0 || portableCluster < 1 ||
       maxCluster < portableCluster || vectorBytes < 1 ||
-      cacheLineBytes < vectorBytes ||
-      maxThreadsPerMultiprocessor < maxThreadsPerBlock)
+      cacheLineBytes < vectorBytes)
     return emitError() << "#memopt.target of " << chip
                        << ": every count must be positive, max_cluster_size "
                           "at least portable_cluster_size, "
-                          "max_threads_per_block at least warp_size, "
-                          "max_threads_per_multiprocessor at least "
-                          "max_threads_per_block and cache_line_bytes at "
-                          "least vector_bytes";
+                          "max_threads_per_block at least warp_size and "
+                          "cache_line_bytes at least vector_bytes";
   if (sharedPerBlock > maxSharedPerBlock ||
       maxSharedPerBlock > sharedPerMultiprocessor)
     return emitError() << "#memopt.target of " << chip

@@ -75,11 +75,3 @@ func.func @big_blocks() attributes {t = #memopt.target<chip = "sm_90", multiproc
 func.func @short_line() attributes {t = #memopt.target<chip = "sm_90", multiprocessors = 132, warp_size = 32, max_threads_per_block = 1024, registers_per_multiprocessor = 65536, shared_memory_per_multiprocessor = 233472, shared_memory_per_block = 49152, max_shared_memory_per_block = 232448, l2_bytes = 52428800, portable_cluster_size = 8, max_cluster_size = 16, vector_bytes = 16, cache_line_bytes = 8>} {
   return
 }
-
-// -----
-
-// A block larger than a multiprocessor holds.
-// expected-error @+1 {{max_threads_per_multiprocessor at least max_threads_per_block}}
-func.func @few_resident() attributes {t = #memopt.target<chip = "sm_90", multiprocessors = 132, warp_size = 32, max_threads_per_block = 1024, registers_per_multiprocessor = 65536, shared_memory_per_multiprocessor = 233472, shared_memory_per_block = 49152, max_shared_memory_per_block = 232448, l2_bytes = 52428800, portable_cluster_size = 8, max_cluster_size = 16, vector_bytes = 16, max_threads_per_multiprocessor = 512>} {
-  return
-}

@@ -52,10 +52,6 @@ def Memopt_TargetAttr : Memopt_Attr<"Target", "target"> {
     ```
     `cache_line_bytes` (L1 line, 128 on sm_70 and later; printed only when
     it differs) is what one warp-wide access should cover per row.
-    `max_threads_per_multiprocessor` (2048 on sm_80, sm_90 and sm_100, 1536
-    on sm_86 and sm_89; printed only when it differs from 2048) bounds the
-    blocks resident on one multiprocessor, which the column reductions'
-    split of the reduced loop balances over.
   }];
   let parameters = (ins
     StringRefParameter<"NVVM chip">:$chip,
@@ -70,8 +66,7 @@ def Memopt_TargetAttr : Memopt_Attr<"Target", "target"> {
     "int64_t":$portable_cluster_size,
     "int64_t":$max_cluster_size,
     "int64_t":$vector_bytes,
-    DefaultValuedParameter<"int64_t", "128">:$cache_line_bytes,
-    DefaultValuedParameter<"int64_t", "2048">:$max_threads_per_multiprocessor);
+    DefaultValuedParameter<"int64_t", "128">:$cache_line_bytes);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

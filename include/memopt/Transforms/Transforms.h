@@ -68,10 +68,6 @@ struct KernelTargetInfo {
   /// reductions use one block per column slice when that gives every
   /// multiprocessor a block.
   unsigned multiprocessors = 132;
-  /// Threads resident on one multiprocessor (the target's
-  /// max_threads_per_multiprocessor: 2048 on sm_80/sm_90/sm_100): with the
-  /// block size, how many blocks of one wave each multiprocessor holds.
-  unsigned maxThreadsPerMultiprocessor = 2048;
   /// 32-bit registers of one multiprocessor (sm_80..sm_100: 65536).
   unsigned registersPerMultiprocessor = 65536;
   /// Row kernels with column partials: time a row-walking block spends on
@@ -83,11 +79,6 @@ struct KernelTargetInfo {
   /// at with 2-3 blocks per multiprocessor; the copy reaches 4200).
   unsigned rowLatencyNanoseconds = 1800;
   unsigned bytesPerNanosecond = 3600;
-  /// What a second kernel adds to a graph of dependent launches (the gap
-  /// between the end of one kernel and the start of the next, ~1 us on an
-  /// H100 under graph replay: run 44, the split sums' second stage):
-  /// column reductions weigh it against the balance a split buys.
-  unsigned kernelLaunchNanoseconds = 1000;
   /// Row kernels: most elements of a row one thread keeps in registers;
   /// longer rows are streamed in tiles, one pass per reduction.
   unsigned rowRegisterElements = 32;

@@ -453,76 +453,6 @@ static int64_t getPartialsBytes(const ColumnGroupOps &c, int64_t threads,
          getElementBytes(exchangeType(getAccType(c.ops[0])));
 }
 
-/// How much faster than its share of the bandwidth a multiprocessor streams
-/// while others idle (the last, partial round of blocks): 2 is a floor (an
-/// H100/H200 multiprocessor's loads in flight and L1 bandwidth allow 4-8).
-static constexpr double kTailSpeedup = 2.0;
-
-/// The time of `blocks` blocks of equal work, in units of streaming all
-/// their bytes at full bandwidth: whole rounds of the multiprocessors at
-/// their share of it, then the last round's blocks on multiprocessors that
-/// have bandwidth to spare.
-static double getSpreadTime(int64_t blocks, const KernelTargetInfo &target) {
-  int64_t sms = target.multiprocessors;
-  int64_t rounds = blocks / sms, rest = blocks % sms;
-  double round = double(sms) / double(blocks);
-  double t = rounds * round;
-  if (rest)
-    t += round / std::min(kTailSpeedup, double(sms) / double(rest));
-  return t;
-}
-
-/// Slices of the reduced loop (1: whole columns). Outputs that cannot give
-/// every multiprocessor a block split into at least two blocks per
-/// multiprocessor where the rows allow; others split only when that is
-/// faster. Each candidate is timed by getSpreadTime, plus for a split the
-/// workspace written and read back and the second kernel's launch
-/// (`kernelLaunchNanoseconds` at `bytesPerNanosecond`). Slices stay at least
-/// one unrolled sweep of the block's row lanes, all blocks within one wave
-/// of the blocks the multiprocessors hold at once; the fewest slices within
-/// 2% of the best time win.
-static int64_t chooseColumnSlices(const ColumnGroupOps &c,
-                                  const ColumnReduceInfo &info,
-                                  const ColumnConfig &cfg, int64_t blocks,
-                                  const KernelTargetInfo &target) {
-  int64_t sms = target.multiprocessors;
-  int64_t rowLanes = cfg.threads / cfg.columnThreads;
-  int64_t step = rowLanes * target.columnUnroll;
-  int64_t resident = std::max<int64_t>(
-      1, target.maxThreadsPerMultiprocessor / cfg.threads);
-  int64_t most = std::min<int64_t>(
-      info.rows / step, std::max<int64_t>(1, resident * sms / blocks));
-  if (most < 2)
-    return 1;
-  int64_t least = 1;
-  if (blocks < sms)
-    least = std::min(most, std::max<int64_t>(2, llvm::divideCeil(2 * sms,
-                                                                 blocks)));
-  double inputBytes =
-      double(info.batch) * info.rows * info.cols * info.maxBytes;
-  double workspaceBytes = double(info.batch) * info.cols * c.ops.size() *
-                          getElementBytes(exchangeType(getAccType(c.ops[0])));
-  double launch = double(target.kernelLaunchNanoseconds) *
-                  target.bytesPerNanosecond / inputBytes;
-  auto time = [&](int64_t s) {
-    if (s == 1)
-      return getSpreadTime(blocks, target);
-    // The slices the row-lane-aligned slice length gives.
-    int64_t rowsPerSlice =
-        llvm::alignTo(llvm::divideCeil(info.rows, s), rowLanes);
-    int64_t real = llvm::divideCeil(info.rows, rowsPerSlice);
-    return getSpreadTime(blocks * real, target) +
-           2.0 * real * workspaceBytes / inputBytes + launch;
-  };
-  double best = time(least);
-  for (int64_t s = least + 1; s <= most; ++s)
-    best = std::min(best, time(s));
-  for (int64_t s = least; s <= most; ++s)
-    if (time(s) <= best * 1.02)
-      return s;
-  return least;
-}
-
 FailureOr<ColumnReduceStrategyAttr>
 kf::selectColumnReduceStrategy(const ColumnGroupOps &c,
                                const KernelTargetInfo &target,
@@ -554,21 +484,27 @@ kf::selectColumnReduceStrategy(const ColumnGroupOps &c,
   int64_t blocks = llvm::divideCeil(getChunks(*info, info->vec),
                                     cfg.columnThreads) *
                    info->batch;
-  int64_t slices = chooseColumnSlices(c, *info, cfg, blocks, target);
-  if (slices == 1)
+  // Slices of the reduced loop when the outputs leave multiprocessors
+  // idle: two blocks per multiprocessor, each slice at least a full
+  // unrolled sweep of the block's row lanes. (Balancing blocks that already
+  // cover the multiprocessors with more slices measured slower: run 45, 384
+  // blocks of 32768 x 256 f32 columns 7.55 us against 7.10 for 272.)
+  int64_t rowLanes = cfg.threads / cfg.columnThreads;
+  int64_t step = rowLanes * target.columnUnroll;
+  int64_t slices = std::min<int64_t>(
+      llvm::divideCeil(2 * (int64_t)target.multiprocessors, blocks),
+      info->rows / step);
+  if (blocks >= (int64_t)target.multiprocessors || slices < 2)
     return ColumnReduceStrategyAttr::get(
         ctx, ColumnReduceForm::WholeColumn, info->vec, cfg.threads,
         cfg.columnThreads, /*rows_per_block=*/info->rows, cfg.unroll,
         /*seed_from_fill=*/seed, info->shifted);
-  int64_t rowLanes = cfg.threads / cfg.columnThreads;
   int64_t rowsPerSlice =
       llvm::alignTo(llvm::divideCeil(info->rows, slices), rowLanes);
-  // Unrolled at most as far as a lane's rows of the slice go.
-  int64_t unroll = std::clamp<int64_t>(
-      llvm::divideCeil(rowsPerSlice, rowLanes), 1, target.columnUnroll);
   return ColumnReduceStrategyAttr::get(
       ctx, ColumnReduceForm::SplitRows, info->vec, cfg.threads, cfg.columnThreads,
-      rowsPerSlice, unroll, /*seed_from_fill=*/seed, info->shifted);
+      rowsPerSlice, target.columnUnroll, /*seed_from_fill=*/seed,
+      info->shifted);
 }
 
 LogicalResult kf::checkColumnReduceStrategy(const ColumnGroupOps &c,
@@ -683,53 +619,116 @@ static Value getFlatIndex(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
   return flat ? flat : cIdx(b, loc, 0);
 }
 
-/// Lanes `col0 .. col0 + vec` of a shifted input's row starting at `flat`
-/// (its linear index at `col0`): the two aligned chunks the lanes straddle,
-/// each lane taken from them at the row's offset from alignment (the same
-/// for every lane of the row, so the selects never diverge).
-static SmallVector<Value> loadShiftedLanes(OpBuilder &b, Location loc,
-                                           Value flatView, Value flat,
-                                           unsigned vec) {
+namespace {
+/// One input's lanes at one row: loaded lanes, or (shifted) the two aligned
+/// chunks and the row's offset from alignment, its lanes selected only
+/// when the row is folded (after every load of its batch is issued).
+struct RowLanes {
+  SmallVector<Value> lanes;
+  SmallVector<Value> lo, hi, is;
+};
+using RowLoads = DenseMap<std::pair<Value, AffineMap>, RowLanes>;
+} // namespace
+
+/// The two aligned chunks a shifted input's lanes `col0 .. col0 + vec`
+/// straddle, its row at linear index `flat` at `col0`, and which offset
+/// from alignment the row has (the same for every lane of the row, so the
+/// selects never diverge).
+static RowLanes loadShiftedChunks(OpBuilder &b, Location loc, Value flatView,
+                                  Value flat, unsigned vec) {
   Value mis = arith::RemUIOp::create(b, loc, flat, cIdx(b, loc, vec));
   Value al = arith::SubIOp::create(b, loc, flat, mis);
-  SmallVector<Value> lo = loadLanes(b, loc, flatView, {al}, vec);
-  SmallVector<Value> hi = loadLanes(
+  RowLanes r;
+  r.lo = loadLanes(b, loc, flatView, {al}, vec);
+  r.hi = loadLanes(
       b, loc, flatView,
       {arith::AddIOp::create(b, loc, al, cIdx(b, loc, vec)).getResult()}, vec);
-  SmallVector<Value> is;
   for (unsigned k = 1; k < vec; ++k)
-    is.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, mis,
-                                       cIdx(b, loc, k)));
-  SmallVector<Value> lanes;
-  for (unsigned l = 0; l < vec; ++l) {
-    Value v = lo[l];
-    for (unsigned k = 1; k < vec; ++k) {
-      Value at = l + k < vec ? lo[l + k] : hi[l + k - vec];
-      v = arith::SelectOp::create(b, loc, is[k - 1], at, v);
+    r.is.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, mis,
+                                         cIdx(b, loc, k)));
+  return r;
+}
+
+/// The lanes of `r`: as loaded, or selected from its chunks.
+static ArrayRef<Value> getLanes(OpBuilder &b, Location loc, RowLanes &r,
+                                unsigned vec) {
+  if (r.lanes.empty()) {
+    for (unsigned l = 0; l < vec; ++l) {
+      Value v = r.lo[l];
+      for (unsigned k = 1; k < vec; ++k) {
+        Value at = l + k < vec ? r.lo[l + k] : r.hi[l + k - vec];
+        v = arith::SelectOp::create(b, loc, r.is[k - 1], at, v);
+      }
+      r.lanes.push_back(v);
     }
-    lanes.push_back(v);
   }
-  return lanes;
+  return r.lanes;
 }
 
 /// Loads of the inputs of `ops` at reduced index `r` (clamped by the
-/// caller) and inner points `col0 .. col0 + vec`, each (buffer, map) once,
-/// folded into `accs` (reduction k's lane l at k * vec + l) through each
-/// op's body; `valid` (may be null) masks the update. In the shifted form
-/// inputs along the reduced loop are read through `flatViews` in aligned
-/// chunks, other inputs along the inner points (and, with `peel`, every
-/// input: the last row, whose second chunk may lie past the buffer) lane
-/// by lane at inner points clamped to the last.
-static void accumulateRow(OpBuilder &b, Location loc,
-                          ArrayRef<linalg::GenericOp> ops,
-                          const ColumnReduceInfo &info, ArrayRef<Value> outer,
-                          Value r, Value col0, unsigned vec, Value valid,
-                          SmallVector<Value> &accs,
-                          const DenseMap<Value, Value> *flatViews = nullptr,
-                          bool peel = false) {
+/// caller) and inner points `col0 .. col0 + vec`, each (buffer, map) once.
+/// In the shifted form inputs along the reduced loop are read through
+/// `flatViews` in aligned chunks, other inputs along the inner points (and,
+/// with `peel`, every input: the last row, whose second chunk may lie past
+/// the buffer) lane by lane at inner points clamped to the last.
+static RowLoads loadRow(OpBuilder &b, Location loc,
+                        ArrayRef<linalg::GenericOp> ops,
+                        const ColumnReduceInfo &info, ArrayRef<Value> outer,
+                        Value r, Value col0, unsigned vec,
+                        const DenseMap<Value, Value> *flatViews, bool peel) {
   SmallVector<Value> ivs0 = getLoopIvs(b, loc, info, outer, r, col0);
   unsigned red = info.outer.size();
-  DenseMap<std::pair<Value, AffineMap>, SmallVector<Value>> loaded;
+  RowLoads loaded;
+  for (linalg::GenericOp op : ops) {
+    for (OpOperand *in : op.getDpsInputOperands()) {
+      Value v = in->get();
+      if (!isa<MemRefType>(v.getType()))
+        continue;
+      AffineMap m = op.getMatchingIndexingMap(in);
+      auto [it, inserted] = loaded.try_emplace({v, m});
+      if (!inserted)
+        continue;
+      SmallVector<Value> idx = expandIndices(b, loc, m, ivs0);
+      // A shifted chunk may cross the rows of the last inner dim: inputs
+      // along any inner dim differ between its lanes.
+      bool alongInner = false;
+      for (unsigned d = red + 1; d < op.getNumLoops(); ++d)
+        alongInner |= m.isFunctionOfDim(d);
+      SmallVector<Value> &lanes = it->second.lanes;
+      if (!info.shifted && !m.isFunctionOfDim(op.getNumLoops() - 1)) {
+        lanes.assign(vec, memref::LoadOp::create(b, loc, v, idx).getResult());
+      } else if (!info.shifted) {
+        lanes = loadLanes(b, loc, v, idx, vec);
+      } else if (!alongInner) {
+        lanes.assign(vec, memref::LoadOp::create(b, loc, v, idx).getResult());
+      } else if (isShiftableInput(op, in, red) == ShiftRole::Shifted && !peel) {
+        auto shape = cast<MemRefType>(v.getType()).getShape();
+        it->second = loadShiftedChunks(b, loc, flatViews->lookup(v),
+                                       getFlatIndex(b, loc, shape, idx), vec);
+      } else {
+        for (unsigned l = 0; l < vec; ++l) {
+          Value col = arith::MinUIOp::create(
+              b, loc, arith::AddIOp::create(b, loc, col0, cIdx(b, loc, l)),
+              cIdx(b, loc, info.cols - 1));
+          SmallVector<Value> lidx = expandIndices(
+              b, loc, m, getLoopIvs(b, loc, info, outer, r, col));
+          lanes.push_back(memref::LoadOp::create(b, loc, v, lidx));
+        }
+      }
+    }
+  }
+  return loaded;
+}
+
+/// Folds one row's `loaded` inputs into `accs` (reduction k's lane l at
+/// k * vec + l) through each op's body; `valid` (may be null) masks the
+/// update.
+static void foldRow(OpBuilder &b, Location loc,
+                    ArrayRef<linalg::GenericOp> ops,
+                    const ColumnReduceInfo &info, ArrayRef<Value> outer,
+                    Value r, Value col0, unsigned vec, Value valid,
+                    RowLoads &loaded, SmallVector<Value> &accs) {
+  SmallVector<Value> ivs0 = getLoopIvs(b, loc, info, outer, r, col0);
   for (auto [k, constOp] : llvm::enumerate(ops)) {
     linalg::GenericOp op = constOp;
     SmallVector<SmallVector<Value>> ins;
@@ -739,42 +738,8 @@ static void accumulateRow(OpBuilder &b, Location loc,
         ins.push_back(SmallVector<Value>(vec, v));
         continue;
       }
-      AffineMap m = op.getMatchingIndexingMap(in);
-      auto [it, inserted] = loaded.try_emplace({v, m});
-      if (inserted) {
-        SmallVector<Value> idx = expandIndices(b, loc, m, ivs0);
-        // A shifted chunk may cross the rows of the last inner dim: inputs
-        // along any inner dim differ between its lanes.
-        bool alongInner = false;
-        for (unsigned d = red + 1; d < op.getNumLoops(); ++d)
-          alongInner |= m.isFunctionOfDim(d);
-        if (!info.shifted && !m.isFunctionOfDim(op.getNumLoops() - 1)) {
-          it->second = SmallVector<Value>(
-              vec, memref::LoadOp::create(b, loc, v, idx).getResult());
-        } else if (!info.shifted) {
-          it->second = loadLanes(b, loc, v, idx, vec);
-        } else if (!alongInner) {
-          it->second = SmallVector<Value>(
-              vec, memref::LoadOp::create(b, loc, v, idx).getResult());
-        } else if (isShiftableInput(op, in, red) == ShiftRole::Shifted &&
-                   !peel) {
-          auto shape = cast<MemRefType>(v.getType()).getShape();
-          it->second =
-              loadShiftedLanes(b, loc, flatViews->lookup(v),
-                               getFlatIndex(b, loc, shape, idx), vec);
-        } else {
-          for (unsigned l = 0; l < vec; ++l) {
-            Value col = arith::MinUIOp::create(
-                b, loc,
-                arith::AddIOp::create(b, loc, col0, cIdx(b, loc, l)),
-                cIdx(b, loc, info.cols - 1));
-            SmallVector<Value> lidx = expandIndices(
-                b, loc, m, getLoopIvs(b, loc, info, outer, r, col));
-            it->second.push_back(memref::LoadOp::create(b, loc, v, lidx));
-          }
-        }
-      }
-      ins.push_back(it->second);
+      RowLanes &lanes = loaded[{v, op.getMatchingIndexingMap(in)}];
+      ins.push_back(llvm::to_vector(getLanes(b, loc, lanes, vec)));
     }
     for (unsigned l = 0; l < vec; ++l) {
       Value &acc = accs[k * vec + l];
@@ -793,6 +758,41 @@ static void accumulateRow(OpBuilder &b, Location loc,
                   : upd;
     }
   }
+}
+
+/// loadRow, then foldRow.
+static void accumulateRow(OpBuilder &b, Location loc,
+                          ArrayRef<linalg::GenericOp> ops,
+                          const ColumnReduceInfo &info, ArrayRef<Value> outer,
+                          Value r, Value col0, unsigned vec, Value valid,
+                          SmallVector<Value> &accs,
+                          const DenseMap<Value, Value> *flatViews = nullptr,
+                          bool peel = false) {
+  RowLoads loaded =
+      loadRow(b, loc, ops, info, outer, r, col0, vec, flatViews, peel);
+  foldRow(b, loc, ops, info, outer, r, col0, vec, valid, loaded, accs);
+}
+
+/// 32-bit registers one row's loads hold in flight.
+static int64_t getRowLoadRegisters(ArrayRef<linalg::GenericOp> ops,
+                                   const ColumnReduceInfo &info,
+                                   unsigned vec) {
+  DenseSet<std::pair<Value, AffineMap>> seen;
+  int64_t bytes = 0;
+  unsigned red = info.outer.size();
+  for (linalg::GenericOp op : ops)
+    for (OpOperand *in : op.getDpsInputOperands()) {
+      auto mt = dyn_cast<MemRefType>(in->get().getType());
+      AffineMap m = op.getMatchingIndexingMap(in);
+      if (!mt || !seen.insert({in->get(), m}).second)
+        continue;
+      int64_t lanes =
+          m.isFunctionOfDim(op.getNumLoops() - 1) || info.shifted ? vec : 1;
+      if (info.shifted && isShiftableInput(op, in, red) == ShiftRole::Shifted)
+        lanes *= 2;
+      bytes += llvm::alignTo(lanes * getElementBytes(mt.getElementType()), 4);
+    }
+  return std::max<int64_t>(1, bytes / 4);
 }
 
 /// Combines each reduction's total (in the exchange type) with its seed
@@ -862,6 +862,10 @@ static SmallVector<Value> combineEach(OpBuilder &b, Location loc,
   }
   return totals;
 }
+
+/// Registers of loads one batch of unrolled rows holds in flight: 16 rows of
+/// 4 f32 lanes (W7), 8 rows of two shifted chunks.
+static constexpr int64_t kBatchRegisters = 64;
 
 /// Whole-column and split-rows forms: each block owns `colThreads` chunks
 /// of one batch over a slice of rows (every row for whole columns;
@@ -973,17 +977,31 @@ static void emitColumnBlocks(RewriterBase &b, const ColumnGroupOps &c,
         Value base = arith::AddIOp::create(nb, loc, i0, rl);
         if (split)
           base = arith::AddIOp::create(nb, loc, base, rowStart);
-        for (int64_t u = 0; u < unroll; ++u) {
-          Value r =
-              arith::AddIOp::create(nb, loc, base, cIdx(nb, loc, u * rowLanes));
-          Value ok;
-          if (!exact) {
-            ok = arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::ult, r,
-                                       rowEnd);
-            r = arith::SelectOp::create(nb, loc, ok, r, maskedRow);
+        // The unrolled rows in batches whose loads are all issued before
+        // any is used (ptxas keeps that order: loads in flight per thread),
+        // at most kBatchRegisters registers of loads per batch.
+        int64_t batch = std::clamp<int64_t>(
+            kBatchRegisters / getRowLoadRegisters(c.ops, info, vec), 1,
+            unroll);
+        for (int64_t u0 = 0; u0 < unroll; u0 += batch) {
+          SmallVector<Value> rows, oks;
+          SmallVector<RowLoads> loads;
+          for (int64_t u = u0; u < std::min(unroll, u0 + batch); ++u) {
+            Value r = arith::AddIOp::create(nb, loc, base,
+                                            cIdx(nb, loc, u * rowLanes));
+            Value ok;
+            if (!exact) {
+              ok = arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::ult,
+                                         r, rowEnd);
+              r = arith::SelectOp::create(nb, loc, ok, r, maskedRow);
+            }
+            rows.push_back(r);
+            oks.push_back(ok);
+            loads.push_back(loadRow(nb, loc, c.ops, info, outer, r, col0, vec,
+                                    &flatViews, /*peel=*/false));
           }
-          accumulateRow(nb, loc, c.ops, info, outer, r, col0, vec, ok, accs,
-                        &flatViews);
+          for (auto [r, ok, l] : llvm::zip(rows, oks, loads))
+            foldRow(nb, loc, c.ops, info, outer, r, col0, vec, ok, l, accs);
         }
         scf::YieldOp::create(nb, loc, accs);
       });

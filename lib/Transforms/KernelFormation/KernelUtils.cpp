@@ -148,7 +148,6 @@ void mlir::memopt::applyTarget(KernelTargetInfo &info, TargetAttr target) {
           : std::min<int64_t>(info.maxClusterSize, target.getMaxClusterSize());
   info.portableClusterSize = target.getPortableClusterSize();
   info.registersPerMultiprocessor = target.getRegistersPerMultiprocessor();
-  info.maxThreadsPerMultiprocessor = target.getMaxThreadsPerMultiprocessor();
   info.sharedMemoryBytes = target.getSharedMemoryPerBlock();
   info.sharedMemoryPerMultiprocessor =
       target.getSharedMemoryPerMultiprocessor();
