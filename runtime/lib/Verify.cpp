@@ -252,8 +252,15 @@ PrecisionVerdict memopt::runtime::judgeOutput(const void *got,
   v.got = compareBuffers(got, f64, type, n, exact);
   v.got.mismatches = 0;
   v.got.firstMismatch = -1;
+  double ulpSquares = 0.0;
+  int64_t finite = 0;
   for (int64_t i = 0; i < n; ++i) {
     double g = loadAsDouble(got, type, i), r = loadAsDouble(f64, type, i);
+    if (std::isfinite(r)) {
+      double ulp = ulpAt(type, r);
+      ulpSquares += ulp * ulp;
+      ++finite;
+    }
     bool ok;
     if (!std::isfinite(r))
       ok = std::isnan(r) ? std::isnan(g) : g == r;
@@ -272,10 +279,16 @@ PrecisionVerdict memopt::runtime::judgeOutput(const void *got,
   }
   // Floors: the dtype's rounding of the values, and of zero (an output the
   // exact evaluation gives as 0 may come out as a rounding residue).
-  v.normBound =
+  // And never tighter than the element bound at the RMS ulp: a few outputs
+  // (a whole-tensor sum) whose literal and pairwise orders happen to be
+  // exact leave no sample of the program's uncertainty, and a norm floor
+  // of 4 u ||R|| would then be tighter than the 8 ulp each element may be
+  // off (fuzz seed 5285: one sum of 5280 squares 4 ulp from f64).
+  v.normBound = std::max(
       kNormFactor * std::max({v.uncertainty.diffL2,
                               unitRoundoff(type) * v.got.refL2,
-                              ulpAt(type, 0.0) * std::sqrt(double(n))});
+                              ulpAt(type, 0.0) * std::sqrt(double(n))}),
+      finite ? kElementFactor * std::sqrt(ulpSquares / double(finite)) : 0.0);
   v.withinBound = v.got.mismatches == 0 && v.got.diffL2 <= v.normBound;
   // Equal to the literal evaluation within the dtype tolerance is not
   // enough where that evaluation is poor (a 10% divisor error can land on

@@ -227,6 +227,29 @@ TEST(VerifyTest, PrecisionVerdictRoutes) {
   EXPECT_FALSE(v.passed);
 }
 
+TEST(VerifyTest, FewOutputsKeepTheElementBound) {
+  // One sum whose literal and pairwise orders both round to the f64 value:
+  // no sample of the uncertainty. Another correct order 4 ulp off passes
+  // (fuzz seed 5285); 20 ulp off fails, as does a 1e-4 error.
+  Tolerance tol = defaultTolerance(DType::F32);
+  float r = 0.0268f;
+  float ulp = std::nextafter(r, 1.0f) - r;
+  float four = r + 4 * ulp, twenty = r + 20 * ulp, far = r * (1 + 1e-4f);
+  PrecisionVerdict v =
+      judgeOutput(&four, &r, &r, &r, DType::F32, 1, tol);
+  EXPECT_TRUE(v.withinBound);
+  EXPECT_TRUE(v.passed);
+  v = judgeOutput(&twenty, &r, &r, &r, DType::F32, 1, tol);
+  EXPECT_FALSE(v.withinBound);
+  v = judgeOutput(&far, &r, &r, &r, DType::F32, 1, tol);
+  EXPECT_FALSE(v.passed);
+  // Many outputs: the floor stays u ||R||, 4 ulp everywhere is outside it.
+  std::vector<float> rs(4096, r), gs(4096, four);
+  v = judgeOutput(gs.data(), rs.data(), rs.data(), rs.data(), DType::F32, 4096,
+                  tol);
+  EXPECT_FALSE(v.withinBound);
+}
+
 TEST(VerifyTest, ZeroOutputsAllowARoundingResidue) {
   // The exact value is 0 everywhere; a kernel leaves a residue of one f32
   // subnormal spacing (a contracted a*b - a*b): within the zero floor. A

@@ -82,7 +82,8 @@ double ulpAt(DType type, double x);
 /// reductions in a pairwise order (P; the literal order L where there is
 /// no pairwise evaluation), a result G is within the program's precision
 /// when
-///   ||G - R||_2 <= kNormFactor * max(||P - R||_2, u * ||R||_2)   and
+///   ||G - R||_2 <= max(kNormFactor * max(||P - R||_2, u * ||R||_2),
+///                      kElementFactor * rms_i ulp(R_i))                 and
 ///   |G_i - R_i| <= kElementFactor * (max_j |P_j - R_j| + ulp(R_i)) for all i
 /// (u the output dtype's unit roundoff; non-finite R_i must be matched).
 /// A result that is not passes when it equals the literal evaluation within
