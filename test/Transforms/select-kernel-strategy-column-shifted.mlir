@@ -122,3 +122,20 @@ func.func @unbalanced_blocks(%x: memref<2x8192x1280xf32>, %y: memref<2x1280xf32>
   }
   return
 }
+
+// -----
+
+// One input read with its rows in reverse (3 - r): that buffer's last row
+// is reached at r = 0, not at the peeled last row, so its second aligned
+// chunk would lie past the end: no shifted form, scalar lanes.
+// CHECK-LABEL: func.func @reversed_rows
+// CHECK:       strategy = #memopt.column_reduce<form = whole_column, vector = 1, {{[^>]*}}seed_from_fill = false>
+func.func @reversed_rows(%x: memref<4x129xf32>, %w: memref<4x129xf32>, %y: memref<129xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (3 - d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x, %w : memref<4x129xf32>, memref<4x129xf32>) outs(%y : memref<129xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %p, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -126,11 +126,18 @@ static ShiftRole isShiftableInput(linalg::GenericOp op, OpOperand *in,
     if (!d || d.getPosition() != red + 1 + i)
       return ShiftRole::Unshiftable;
   }
-  // The inner dims appear nowhere else.
-  for (unsigned i = 0; i + inner < results; ++i)
+  // The other results plain loop dims or constants, the inner dims
+  // nowhere among them: then only row rows - 1 can be a buffer's last
+  // leading row (the peeled one). A map such as (3 - r) or r floordiv 2
+  // would reach the last row earlier, and its second chunk past the end.
+  for (unsigned i = 0; i + inner < results; ++i) {
+    AffineExpr e = m.getResult(i);
+    if (!isa<AffineDimExpr, AffineConstantExpr>(e))
+      return ShiftRole::Unshiftable;
     for (unsigned d = red + 1; d < n; ++d)
-      if (m.getResult(i).isFunctionOfDim(d))
+      if (e.isFunctionOfDim(d))
         return ShiftRole::Unshiftable;
+  }
   return ShiftRole::Shifted;
 }
 
