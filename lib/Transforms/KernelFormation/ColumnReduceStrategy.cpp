@@ -94,14 +94,14 @@ atomicKindFor(arith::AtomicRMWKind k) {
 namespace {
 /// How an input of a column reduction is read in the shifted form.
 enum class ShiftRole {
-  /// Not along the inner points (or not a buffer): as in every form.
-  Other,
+  /// Not along both the inner points and the reduced loop (a broadcast
+  /// row, an input along the reduced loop only, not a buffer): read as
+  /// in every form (broadcast rows lane by lane).
+  Unchanged,
   /// Along the inner points and the reduced loop, a buffer of static shape
   /// and identity layout whose trailing dims are the inner points in
   /// order: two aligned chunks per row.
   Shifted,
-  /// Along the inner points only (a broadcast row): lane by lane.
-  Lanes,
   /// Along the inner points in a way the shifted form cannot read.
   Unshiftable,
 };
@@ -112,10 +112,8 @@ static ShiftRole isShiftableInput(linalg::GenericOp op, OpOperand *in,
   auto mt = dyn_cast<MemRefType>(in->get().getType());
   unsigned n = op.getNumLoops();
   AffineMap m = op.getMatchingIndexingMap(in);
-  if (!mt || !m.isFunctionOfDim(n - 1))
-    return ShiftRole::Other;
-  if (!m.isFunctionOfDim(red))
-    return ShiftRole::Lanes;
+  if (!mt || !m.isFunctionOfDim(n - 1) || !m.isFunctionOfDim(red))
+    return ShiftRole::Unchanged;
   if (!mt.hasStaticShape() || !mt.getLayout().isIdentity())
     return ShiftRole::Unshiftable;
   unsigned inner = n - 1 - red, results = m.getNumResults();
@@ -175,7 +173,6 @@ matchOneColumnReduce(linalg::GenericOp op, const KernelTargetInfo &target,
     return failure();
   }
   ColumnReduceInfo info{{*kind}, {}, {}, ranges[red], 1, 1, 1, 1};
-  info.shiftVec = 0;
   for (unsigned i = 0; i < n; ++i) {
     if (i < red)
       info.outer.push_back(ranges[i]);
@@ -967,13 +964,7 @@ static void emitColumnBlocks(RewriterBase &b, const ColumnGroupOps &c,
         if (isShiftableInput(r, in, info.outer.size()) != ShiftRole::Shifted ||
             flatViews.count(v))
           continue;
-        auto mt = cast<MemRefType>(v.getType());
-        auto flatType = MemRefType::get({mt.getNumElements()},
-                                        mt.getElementType(), AffineMap(),
-                                        mt.getMemorySpace());
-        flatViews[v] = memref::ReinterpretCastOp::create(
-            b, loc, flatType, v, /*offset=*/0,
-            ArrayRef<int64_t>{mt.getNumElements()}, ArrayRef<int64_t>{1});
+        flatViews[v] = createFlatView(b, loc, v);
       }
     rowEnd = arith::MinUIOp::create(b, loc, rowEnd, lastRow);
   }
@@ -998,15 +989,19 @@ static void emitColumnBlocks(RewriterBase &b, const ColumnGroupOps &c,
                                           getRowLoadRegisters(c.ops, info, vec),
                                       1, unroll)
                 : 1;
+        // Unrolled row u: its reduced index (masked rows read maskedRow)
+        // and whether it is in the slice (null when every row is).
+        auto getRow = [&](int64_t u) -> std::pair<Value, Value> {
+          Value r =
+              arith::AddIOp::create(nb, loc, base, cIdx(nb, loc, u * rowLanes));
+          if (exact)
+            return {r, Value()};
+          Value ok = arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::ult,
+                                           r, rowEnd);
+          return {arith::SelectOp::create(nb, loc, ok, r, maskedRow), ok};
+        };
         for (int64_t u0 = 0; u0 < unroll && batch == 1; ++u0) {
-          Value r = arith::AddIOp::create(nb, loc, base,
-                                          cIdx(nb, loc, u0 * rowLanes));
-          Value ok;
-          if (!exact) {
-            ok = arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::ult, r,
-                                       rowEnd);
-            r = arith::SelectOp::create(nb, loc, ok, r, maskedRow);
-          }
+          auto [r, ok] = getRow(u0);
           accumulateRow(nb, loc, c.ops, info, outer, r, col0, vec, ok, accs,
                         &flatViews);
         }
@@ -1014,14 +1009,7 @@ static void emitColumnBlocks(RewriterBase &b, const ColumnGroupOps &c,
           SmallVector<Value> rows, oks;
           SmallVector<RowLoads> loads;
           for (int64_t u = u0; u < std::min(unroll, u0 + batch); ++u) {
-            Value r = arith::AddIOp::create(nb, loc, base,
-                                            cIdx(nb, loc, u * rowLanes));
-            Value ok;
-            if (!exact) {
-              ok = arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::ult,
-                                         r, rowEnd);
-              r = arith::SelectOp::create(nb, loc, ok, r, maskedRow);
-            }
+            auto [r, ok] = getRow(u);
             rows.push_back(r);
             oks.push_back(ok);
             loadRow(nb, loc, c.ops, info, outer, r, col0, vec, &flatViews,

@@ -38,22 +38,25 @@ bool kf::isRowShaped(Value v, AffineMap map, const EmitState &st) {
          map.isIdentity() && mt.getShape() == ArrayRef<int64_t>(st.rowShape);
 }
 
+Value kf::createFlatView(OpBuilder &b, Location loc, Value v) {
+  auto mt = cast<MemRefType>(v.getType());
+  if (mt.getRank() == 1)
+    return v;
+  // A reinterpret_cast rather than collapse_shape: the GPU lowering turns
+  // it into LLVM directly (collapse_shape needs expand-strided-metadata).
+  auto flatType = MemRefType::get({mt.getNumElements()}, mt.getElementType(),
+                                  AffineMap(), mt.getMemorySpace());
+  return memref::ReinterpretCastOp::create(
+      b, loc, flatType, v, /*offset=*/0,
+      ArrayRef<int64_t>{mt.getNumElements()}, ArrayRef<int64_t>{1});
+}
+
 Value kf::getFlatView(OpBuilder &b, EmitState &st, Value v) {
   auto it = st.flatViews.find(v);
   if (it != st.flatViews.end())
     return it->second;
-  auto mt = cast<MemRefType>(v.getType());
-  Value flat = v;
-  if (mt.getRank() != 1) {
-    // A reinterpret_cast rather than collapse_shape: the GPU lowering turns
-    // it into LLVM directly (collapse_shape needs expand-strided-metadata).
-    OpBuilder eb = OpBuilder::atBlockBegin(st.kernelEntry);
-    auto flatType = MemRefType::get({mt.getNumElements()}, mt.getElementType(),
-                                    AffineMap(), mt.getMemorySpace());
-    flat = memref::ReinterpretCastOp::create(
-        eb, st.loc, flatType, v, /*offset=*/0,
-        ArrayRef<int64_t>{mt.getNumElements()}, ArrayRef<int64_t>{1});
-  }
+  OpBuilder eb = OpBuilder::atBlockBegin(st.kernelEntry);
+  Value flat = createFlatView(eb, st.loc, v);
   st.flatViews[v] = flat;
   return flat;
 }

@@ -140,7 +140,12 @@ struct StagedInput {
 /// order, so that element (row, j) sits at flat index row * inner + j.
 bool isRowShaped(Value v, AffineMap map, const EmitState &st);
 
-/// `v` seen as one dimension (created once, at the first use).
+/// A static identity-layout memref `v` seen as one dimension (`v` itself
+/// when it has one).
+Value createFlatView(OpBuilder &b, Location loc, Value v);
+
+/// `v` seen as one dimension (created once, at the first use, at the
+/// kernel's entry).
 Value getFlatView(OpBuilder &b, EmitState &st, Value v);
 
 /// `vec` consecutive elements of `memref` starting at `idx`: one aligned
