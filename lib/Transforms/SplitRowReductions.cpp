@@ -28,8 +28,10 @@
 // directly or through ops over fewer points (no normalization to hold the
 // row for). K is the largest divisor of the row length within 8 segments
 // per multiprocessor for all rows, segments of at least 128 x
-// row-register-elements (4096 by default) elements. A remark says what was
-// split or why a reduction with too few rows was not.
+// row-register-elements (4096 by default) elements; when there are none,
+// shorter ones of at least 32 x row-register-elements (1024): the fewest
+// that give every multiprocessor one, else the most there are. A remark
+// says what was split or why a reduction with too few rows was not.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,6 +63,9 @@ static constexpr int64_t kSegmentsPerMultiprocessor = 8;
 /// The shortest segment worth a row of its own, in threads of a block that
 /// hold row-register-elements each (4096 elements by default).
 static constexpr int64_t kMinSegmentThreads = 128;
+/// The shortest segment taken when no long one divides the row (a warp's
+/// worth of registers, 1024 elements by default).
+static constexpr int64_t kMinShortSegmentThreads = 32;
 
 /// Calls `fn` on each use of buffer `root`, through views, by ops other
 /// than `self`; stops at the first for which it returns true.
@@ -221,9 +226,26 @@ static bool matchCandidate(linalg::GenericOp g, const KernelTargetInfo &target,
       c.segments = k;
       break;
     }
+  // No long segments (97 rows of 61 x 1409 have no divisor of at least
+  // 4096 elements: the rows alone, over clusters, took 1.4x torch.compile's
+  // time): shorter ones, as long as a segment keeps a warp's registers
+  // busy, the fewest that give every multiprocessor one or else the most
+  // there are. (Few long segments are the row family's to spread over
+  // clusters.)
+  int64_t minShort = kMinShortSegmentThreads * target.rowRegisterElements;
+  int64_t most = 0;
+  for (int64_t k = 2; c.segments < 2 && k <= c.length / minShort; ++k) {
+    if (c.length % k != 0)
+      continue;
+    if (k * c.rows >= (int64_t)target.multiprocessors)
+      c.segments = k;
+    most = k;
+  }
+  if (c.segments < 2)
+    c.segments = most;
   if (c.segments < 2) {
     why = "no divisor of the row length gives segments of " +
-          std::to_string(minSegment) + " elements or more";
+          std::to_string(minShort) + " elements or more";
     return false;
   }
   return true;

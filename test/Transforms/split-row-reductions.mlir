@@ -88,11 +88,11 @@ func.func @two_stats(%x: memref<2x8x1048576xbf16>, %w: memref<2x8xf32>, %sum: me
 // Not split, with the reason: the sum of squares is read back over the
 // rows (RMSNorm: the row kernel keeps the row for the normalization); an
 // input computed in the function (its producer would be written out); a
-// row length (a prime) with no divisor giving segments of 4096 or more.
+// row length (a prime) with no divisor giving segments of 1024 or more.
 // Rows enough (132 rows of 65536) are the row family's, without a remark.
 // REMARK: remark: row reduction with 2 rows of 1048576 elements not split (its result is read back over the rows (a normalization)): its rows alone cannot give every multiprocessor a block
 // REMARK: remark: row reduction with 2 rows of 1048576 elements not split (it reads a buffer computed in the function (its producer would no longer fuse with it)): its rows alone cannot give every multiprocessor a block
-// REMARK: remark: row reduction with 1 row of 1000003 elements not split (no divisor of the row length gives segments of 4096 elements or more): its rows alone cannot give every multiprocessor a block
+// REMARK: remark: row reduction with 1 row of 1000003 elements not split (no divisor of the row length gives segments of 1024 elements or more): its rows alone cannot give every multiprocessor a block
 // REMARK-NOT: remark
 // CHECK-LABEL: func.func @not_split
 // CHECK-NOT:     memref.expand_shape
@@ -137,6 +137,49 @@ func.func @not_split(%x: memref<2x1048576xf32>, %y: memref<2x1048576xf32>, %t: m
   ^bb0(%a: f32, %acc: f32):
     %s = arith.addf %acc, %a : f32
     linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// 97 rows of 61 x 1409 (collapsed: 85949, no divisor within 11 segments of
+// 4096 elements or more): 97 segments of a row each would leave 35
+// multiprocessors idle, so shorter segments are taken, the fewest that
+// give every multiprocessor one: 61 of 1409 (5917 rows). 3 rows of
+// 37 x 1409 cannot reach 132 segments: the most there are of 1024 or more
+// (37 of 1409). 2 rows of 2062, shorter than two segments of 4096, stay
+// the row family's, without a remark.
+// REMARK: remark: row reduction split: 97 rows of 85949 elements as 61 segments of 1409 each (a partial of 5917 values
+// REMARK: remark: row reduction split: 3 rows of 52133 elements as 37 segments of 1409 each (a partial of 111 values
+// REMARK-NOT: remark
+// CHECK-LABEL: func.func @short_segments
+// CHECK:         memref.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [97, 61, 1409] : memref<97x85949xf32> into memref<97x61x1409xf32>
+// CHECK:         memref.alloc() {{.*}} : memref<97x61xf32>
+// CHECK:         memref.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [3, 37, 1409] : memref<3x52133xbf16> into memref<3x37x1409xbf16>
+// CHECK:         memref.alloc() {{.*}} : memref<3x37xf32>
+#id = affine_map<(r, c) -> (r, c)>
+#row = affine_map<(r, c) -> (r)>
+func.func @short_segments(%x: memref<97x85949xf32>, %y: memref<3x52133xbf16>, %z: memref<2x2062xf32>,
+                          %s: memref<97xf32>, %t: memref<3xf32>, %u: memref<2xf32>) {
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<97x85949xf32>) outs(%s : memref<97xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %v = arith.addf %acc, %a : f32
+    linalg.yield %v : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%y : memref<3x52133xbf16>) outs(%t : memref<3xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %e = arith.extf %a : bf16 to f32
+    %v = arith.maximumf %acc, %e : f32
+    linalg.yield %v : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%z : memref<2x2062xf32>) outs(%u : memref<2xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %v = arith.addf %acc, %a : f32
+    linalg.yield %v : f32
   }
   return
 }
