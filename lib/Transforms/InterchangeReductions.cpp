@@ -17,16 +17,20 @@
 // outer parallel, reduced, inner parallel) it is a column reduction: threads
 // along d with 16-byte loads, blocks splitting t.
 //
-// A linalg.generic on tensors whose innermost loop is a reduction, whose
-// largest input is read only by it, through a projected permutation whose
-// last dim is a parallel loop, iterates in that input's order (loops the
-// input does not index outermost, in their order), provided every output
-// is then still written in its own layout order (upstream
-// linalg::interchangeGenericOp). Each output is the same sum in the same
-// order: a parallel loop moves past the reduced one, nothing reassociates.
-// A largest input with other readers (a normalization's read-back, which
-// memopt-interchange-normalizations handles as a run) keeps the program's
-// order, with a remark.
+// A linalg.generic on tensors with a reduced loop whose largest input is
+// read through a projected permutation iterates in that input's order
+// (loops the input does not index outermost, in their order), provided
+// every output is then still written in its own layout order (upstream
+// linalg::interchangeGenericOp). That makes the contraction above a column
+// reduction, and a reduction written with its loops out of layout order
+// (IREE dispatches' [reduction, parallel] row max reading x as (d1, d0), a
+// sum over dims 0 and 2 iterated as [d1, d0, d2]) the row or column form
+// its input has in memory. A parallel loop moving past a reduced one
+// reassociates nothing; reduced loops exchanged with each other sum in
+// another order (the optimizing pipeline only runs this pass). An
+// interchange into a column form whose largest input has other readers (a
+// normalization's read-back, which memopt-interchange-normalizations
+// handles as a run) keeps the program's order, with a remark.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,8 +67,6 @@ static SmallVector<unsigned> getLayoutOrder(linalg::GenericOp g,
   if (!g.hasPureTensorSemantics() || n < 2 || g.getNumReductionLoops() == 0)
     return {};
   SmallVector<utils::IteratorType> iters = g.getIteratorTypesArray();
-  if (iters[n - 1] != utils::IteratorType::reduction)
-    return {};
   OpOperand *largest = nullptr;
   int64_t bytes = 0;
   for (OpOperand *in : g.getDpsInputOperands()) {
@@ -80,16 +82,6 @@ static SmallVector<unsigned> getLayoutOrder(linalg::GenericOp g,
   if (!m.isProjectedPermutation() || m.getNumResults() == 0)
     return {};
   unsigned last = m.getDimPosition(m.getNumResults() - 1);
-  if (iters[last] != utils::IteratorType::parallel)
-    return {};
-  // From here the program walks its largest input across its contiguous
-  // dim: say why when that stays.
-  if (!llvm::all_of(largest->get().getUsers(),
-                    [&](Operation *u) { return u == g.getOperation(); })) {
-    why = "its largest input is read by other ops too (a run that reads "
-          "it back keeps one order)";
-    return {};
-  }
   SmallVector<unsigned> order;
   llvm::SmallBitVector indexed(n);
   for (unsigned r = 0; r < m.getNumResults(); ++r)
@@ -99,6 +91,21 @@ static SmallVector<unsigned> getLayoutOrder(linalg::GenericOp g,
       order.push_back(d);
   for (unsigned r = 0; r < m.getNumResults(); ++r)
     order.push_back(m.getDimPosition(r));
+  if (llvm::equal(order, llvm::seq<unsigned>(0, n)))
+    return {};
+  bool toColumn = iters[last] == utils::IteratorType::parallel;
+  // From here the program walks its largest input across its contiguous
+  // dim: say why when that stays. A row reduction turned into a column one
+  // needs the input to itself (a run that reads it back keeps one order);
+  // one turned into a row reduction (IREE's [reduction, parallel] row max
+  // reading x as (d1, d0)) then walks it as its readers do.
+  if (toColumn &&
+      !llvm::all_of(largest->get().getUsers(),
+                    [&](Operation *u) { return u == g.getOperation(); })) {
+    why = "its largest input is read by other ops too (a run that reads "
+          "it back keeps one order)";
+    return {};
+  }
   SmallVector<unsigned> newPos(n);
   for (auto [p, d] : llvm::enumerate(order))
     newPos[d] = p;
@@ -146,10 +153,13 @@ struct MemoptInterchangeReductionsPass
                      "failed");
         continue;
       }
+      bool row = done->getIteratorTypesArray().back() ==
+                 utils::IteratorType::reduction;
       done->emitRemark("loops interchanged to (")
-          << text
-          << "), its largest input's layout order: the reduced loop now "
-             "outside the contiguous parallel loop (a column reduction)";
+          << text << "), its largest input's layout order"
+          << (row ? ": the reduced loop now innermost (a row reduction)"
+                  : ": the reduced loop now outside the contiguous parallel "
+                    "loop (a column reduction)");
     }
   }
 };

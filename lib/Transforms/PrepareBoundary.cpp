@@ -87,24 +87,34 @@ static void unshare(func::FuncOp func) {
   }
 }
 
-/// A result returned through a reshape of a linalg op's result (unit dims
-/// folded away and put back: a decode row of 1x8192 computed as 8192) is
-/// written through the inverse reshape of an empty tensor of the returned
-/// shape instead of a fresh one of its own: after bufferization that is a
-/// view of the out-parameter, not a buffer copied into it.
+/// A result returned through reshapes of a linalg op's result (unit dims
+/// folded away and put back: a decode row of 1x8192 computed as 8192; a
+/// normalization's collapsed dims expanded, then the frontend's own
+/// collapse) is written through the inverse reshapes of an empty tensor of
+/// the returned shape instead of a fresh one of its own: after
+/// bufferization that is a view of the out-parameter, not a buffer copied
+/// into it.
 static void writeThroughReshapes(func::ReturnOp ret) {
   for (Value v : ret.getOperands()) {
-    auto expand = v.getDefiningOp<tensor::ExpandShapeOp>();
-    auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>();
-    if (!expand && !collapse)
-      continue;
     auto type = dyn_cast<RankedTensorType>(v.getType());
-    Value src = expand ? expand.getSrc() : collapse.getSrc();
+    if (!type || !type.hasStaticShape())
+      continue;
+    // The reshapes from the returned value back to the linalg op's result,
+    // each the only use of its source.
+    SmallVector<Operation *> chain;
+    Value src = v;
+    while (Operation *def = src.getDefiningOp()) {
+      if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def) ||
+          (!chain.empty() && !src.hasOneUse()))
+        break;
+      chain.push_back(def);
+      src = def->getOperand(0);
+    }
     auto result = dyn_cast<OpResult>(src);
     auto dps = result ? dyn_cast<DestinationStyleOpInterface>(
                             result.getOwner())
                       : DestinationStyleOpInterface();
-    if (!type || !type.hasStaticShape() || !dps || !src.hasOneUse())
+    if (chain.empty() || !dps || !src.hasOneUse())
       continue;
     OpOperand *init = dps.getTiedOpOperand(result);
     auto empty = init ? init->get().getDefiningOp<tensor::EmptyOp>()
@@ -113,16 +123,17 @@ static void writeThroughReshapes(func::ReturnOp ret) {
       continue;
     OpBuilder b(empty);
     Location loc = empty.getLoc();
-    Value whole =
+    Value view =
         tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-    Value view;
-    if (expand)
-      view = tensor::CollapseShapeOp::create(
-          b, loc, whole, expand.getReassociationIndices());
-    else
-      view = tensor::ExpandShapeOp::create(
-          b, loc, cast<RankedTensorType>(src.getType()), whole,
-          collapse.getReassociationIndices());
+    for (Operation *op : chain) {
+      if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+        view = tensor::CollapseShapeOp::create(
+            b, loc, view, expand.getReassociationIndices());
+      else
+        view = tensor::ExpandShapeOp::create(
+            b, loc, cast<RankedTensorType>(op->getOperand(0).getType()), view,
+            cast<tensor::CollapseShapeOp>(op).getReassociationIndices());
+    }
     init->set(view);
     empty->erase();
   }

@@ -135,6 +135,9 @@ struct Candidate {
   linalg::GenericOp op;
   arith::AtomicRMWKind kind = arith::AtomicRMWKind::addf;
   int64_t rows = 1, length = 0, segments = 0;
+  /// The result is read back over the rows (by a normalization, then a
+  /// pass of its own).
+  bool readBack = false;
 };
 } // namespace
 
@@ -216,8 +219,24 @@ static bool matchCandidate(linalg::GenericOp g, const KernelTargetInfo &target,
     }
   }
   if (isReadOverMore(getViewRoot(g.getDpsInits()[0]), g, c.rows)) {
-    why = "its result is read back over the rows (a normalization)";
-    return false;
+    // A normalization keeps its rows on chip for the read-back, unless they
+    // are too long for the chip's largest cluster's registers and so few
+    // that the row family streams them over a handful of multiprocessors
+    // (x - mean(x) over a whole tensor of 16M elements: one block read it
+    // twice). Then the statistic is split and the read-back is a full grid
+    // of its own, a second pass over the input. (The chip's cluster limit,
+    // not max-cluster-size: that knob tunes the row family's own forms.)
+    int64_t chipCluster = 1;
+    if (TargetAttr t = getTarget(g))
+      chipCluster = std::max<int64_t>(1, t.getMaxClusterSize());
+    int64_t clusterElements = chipCluster * target.maxThreadsPerBlock *
+                              target.rowRegisterElements;
+    if (c.length <= clusterElements ||
+        2 * c.rows * chipCluster > (int64_t)target.multiprocessors) {
+      why = "its result is read back over the rows (a normalization)";
+      return false;
+    }
+    c.readBack = true;
   }
   int64_t wanted = llvm::divideCeil(
       kSegmentsPerMultiprocessor * (int64_t)target.multiprocessors, c.rows);
@@ -349,7 +368,12 @@ static linalg::GenericOp split(RewriterBase &rewriter, const Candidate &c,
                        << " values, combined in segment order by a second "
                           "reduction): "
                        << c.rows << (c.rows == 1 ? " row" : " rows")
-                       << " alone cannot give every multiprocessor a block";
+                       << " alone cannot give every multiprocessor a block"
+                       << (c.readBack
+                               ? "; the rows it is read back over are too "
+                                 "long for a cluster's registers, so that "
+                                 "read-back is a second pass over the input"
+                               : "");
   rewriter.eraseOp(g);
   return stage1;
 }

@@ -106,3 +106,57 @@ func.func @row(%x: tensor<64x32xf32>, %init: tensor<64xf32>) -> tensor<64xf32> {
   } -> tensor<64xf32>
   return %s : tensor<64xf32>
 }
+
+// -----
+
+// A row max written IREE-style with the reduced loop first ([reduction,
+// parallel], x read as (d1, d0)): x's contiguous dim is the reduced loop,
+// so the loops take x's order, the reduced loop innermost (a row
+// reduction), even though x is read back (the read-back walks x in the
+// same order).
+// REM: remark: loops interchanged to (d1, d0), its largest input's layout order: the reduced loop now innermost (a row reduction)
+// CHECK-LABEL: func.func @reduction_first
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}], iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<129x511xf32>)
+#in = affine_map<(d0, d1) -> (d1, d0)>
+#out = affine_map<(d0, d1) -> (d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @reduction_first(%x: tensor<129x511xf32>) -> (tensor<129xf32>, tensor<129x511xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<129xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<129xf32>) -> tensor<129xf32>
+  %m = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["reduction", "parallel"]}
+      ins(%x : tensor<129x511xf32>) outs(%f : tensor<129xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<129xf32>
+  %e2 = tensor.empty() : tensor<129x511xf32>
+  %c = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : tensor<129x511xf32>, tensor<129xf32>) outs(%e2 : tensor<129x511xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.subf %a, %b : f32
+    linalg.yield %d : f32
+  } -> tensor<129x511xf32>
+  return %m, %c : tensor<129xf32>, tensor<129x511xf32>
+}
+
+// -----
+
+// A sum over dims 0 and 2 of x[13, 200, 66] iterated as [d1, d0, d2] (the
+// parallel loop first): in x's order, [d0 (13), d1 (200), d2 (66)], the
+// reduced loops of the layout (staged later).
+// REM: remark: loops interchanged to (d1, d0, d2), its largest input's layout order: the reduced loop now innermost (a row reduction)
+// CHECK-LABEL: func.func @parallel_first
+// CHECK: iterator_types = ["reduction", "parallel", "reduction"]
+func.func @parallel_first(%x: tensor<13x200x66xf16>, %init: tensor<200xf32>) -> tensor<200xf32> {
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d0, d2)>, affine_map<(d0, d1, d2) -> (d0)>],
+                       iterator_types = ["parallel", "reduction", "reduction"]}
+      ins(%x : tensor<13x200x66xf16>) outs(%init : tensor<200xf32>) {
+  ^bb0(%a: f16, %acc: f32):
+    %w = arith.extf %a : f16 to f32
+    %r = arith.addf %w, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<200xf32>
+  return %s : tensor<200xf32>
+}

@@ -90,38 +90,38 @@ func.func @two_stats(%x: memref<2x8x1048576xbf16>, %w: memref<2x8xf32>, %sum: me
 // input computed in the function (its producer would be written out); a
 // row length (a prime) with no divisor giving segments of 1024 or more.
 // Rows enough (132 rows of 65536) are the row family's, without a remark.
-// REMARK: remark: row reduction with 2 rows of 1048576 elements not split (its result is read back over the rows (a normalization)): its rows alone cannot give every multiprocessor a block
-// REMARK: remark: row reduction with 2 rows of 1048576 elements not split (it reads a buffer computed in the function (its producer would no longer fuse with it)): its rows alone cannot give every multiprocessor a block
+// REMARK: remark: row reduction with 2 rows of 262144 elements not split (its result is read back over the rows (a normalization)): its rows alone cannot give every multiprocessor a block
+// REMARK: remark: row reduction with 2 rows of 262144 elements not split (it reads a buffer computed in the function (its producer would no longer fuse with it)): its rows alone cannot give every multiprocessor a block
 // REMARK: remark: row reduction with 1 row of 1000003 elements not split (no divisor of the row length gives segments of 1024 elements or more): its rows alone cannot give every multiprocessor a block
 // REMARK-NOT: remark
 // CHECK-LABEL: func.func @not_split
 // CHECK-NOT:     memref.expand_shape
 #id = affine_map<(r, c) -> (r, c)>
 #row = affine_map<(r, c) -> (r)>
-func.func @not_split(%x: memref<2x1048576xf32>, %y: memref<2x1048576xf32>, %t: memref<2x1048576xf32>, %p: memref<1000003xf32>, %many: memref<132x65536xf32>,
+func.func @not_split(%x: memref<2x262144xf32>, %y: memref<2x262144xf32>, %t: memref<2x262144xf32>, %p: memref<1000003xf32>, %many: memref<132x65536xf32>,
                      %ssq: memref<2xf32>, %s2: memref<2xf32>, %s3: memref<f32>, %s4: memref<132xf32>) {
   linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
-      ins(%x : memref<2x1048576xf32>) outs(%ssq : memref<2xf32>) {
+      ins(%x : memref<2x262144xf32>) outs(%ssq : memref<2xf32>) {
   ^bb0(%a: f32, %acc: f32):
     %q = arith.mulf %a, %a : f32
     %s = arith.addf %acc, %q : f32
     linalg.yield %s : f32
   }
   linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%x, %ssq : memref<2x1048576xf32>, memref<2xf32>) outs(%y : memref<2x1048576xf32>) {
+      ins(%x, %ssq : memref<2x262144xf32>, memref<2xf32>) outs(%y : memref<2x262144xf32>) {
   ^bb0(%a: f32, %s: f32, %o: f32):
     %r = math.rsqrt %s : f32
     %v = arith.mulf %a, %r : f32
     linalg.yield %v : f32
   }
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%x : memref<2x1048576xf32>) outs(%t : memref<2x1048576xf32>) {
+      ins(%x : memref<2x262144xf32>) outs(%t : memref<2x262144xf32>) {
   ^bb0(%a: f32, %o: f32):
     %v = math.exp %a : f32
     linalg.yield %v : f32
   }
   linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
-      ins(%t : memref<2x1048576xf32>) outs(%s2 : memref<2xf32>) {
+      ins(%t : memref<2x262144xf32>) outs(%s2 : memref<2xf32>) {
   ^bb0(%a: f32, %acc: f32):
     %s = arith.addf %acc, %a : f32
     linalg.yield %s : f32
@@ -179,6 +179,35 @@ func.func @short_segments(%x: memref<97x85949xf32>, %y: memref<3x52133xbf16>, %z
       ins(%z : memref<2x2062xf32>) outs(%u : memref<2xf32>) {
   ^bb0(%a: f32, %acc: f32):
     %v = arith.addf %acc, %a : f32
+    linalg.yield %v : f32
+  }
+  return
+}
+
+// -----
+
+// x / sum(x * x) over a whole tensor of 4M f32: its one row is too long for
+// a cluster's registers (16 x 1024 x 32 elements), so the row family would
+// stream it through one block twice; the statistic is split instead and
+// the read-back is a pass of its own (a remark says so). 2 rows of 262144
+// (above) fit a cluster and stay.
+// REMARK: remark: row reduction split: 1 row of 4194304 elements as 1024 segments of 4096 each (a partial of 1024 values, combined in segment order by a second reduction): 1 row alone cannot give every multiprocessor a block; the rows it is read back over are too long for a cluster's registers, so that read-back is a second pass over the input
+// CHECK-LABEL: func.func @whole_tensor_normalization
+// CHECK:         memref.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [1024, 4096]
+#all = affine_map<(d0) -> ()>
+#id1 = affine_map<(d0) -> (d0)>
+func.func @whole_tensor_normalization(%x: memref<4194304xf32>, %y: memref<4194304xf32>, %s: memref<f32>) {
+  linalg.generic {indexing_maps = [#id1, #all], iterator_types = ["reduction"]}
+      ins(%x : memref<4194304xf32>) outs(%s : memref<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %v = arith.addf %acc, %q : f32
+    linalg.yield %v : f32
+  }
+  linalg.generic {indexing_maps = [#id1, #all, #id1], iterator_types = ["parallel"]}
+      ins(%x, %s : memref<4194304xf32>, memref<f32>) outs(%y : memref<4194304xf32>) {
+  ^bb0(%a: f32, %t: f32, %o: f32):
+    %v = arith.divf %a, %t : f32
     linalg.yield %v : f32
   }
   return
