@@ -100,6 +100,26 @@ def _workloads(torch):
         q = torch.clamp(torch.round(n / scale[:, None]), -127, 127).to(torch.int8)
         return q, scale
 
+    def inorm(x, g, b):
+        # Instance norm over (H, W), E[x^2] - mean^2 as the memopt input.
+        mean = x.mean((2, 3), keepdim=True)
+        var = (x * x).mean((2, 3), keepdim=True) - mean * mean
+        return ((x - mean) * torch.rsqrt(var + 1e-5) * g[:, None, None] +
+                b[:, None, None])
+
+    def ln2d(x, g):
+        # LayerNorm over the last two dims, two-pass, weight only.
+        c = x - x.mean((2, 3), keepdim=True)
+        v = (c * c).mean((2, 3), keepdim=True)
+        return c * torch.rsqrt(v + 1e-5) * g
+
+    def rowmaxr(x):
+        m = x.amax(-1)
+        return m, torch.exp(x - m[:, None])
+
+    def wnorm(x):
+        return x / (x * x).sum()
+
     def gn(x):
         # Group norm statistics over (C/G, HW) in f32, f16 in, f32 out.
         h = x.float()
@@ -411,6 +431,17 @@ def _workloads(torch):
                 lambda: (rand(8192, 4096).bfloat16(),), ln0),
         "gn": ("group norm (32, 32, 16, 4096) f16 in, f32 stats and out",
                lambda: (rand(32, 32, 16, 4096).half(),), gn),
+        "inorm": ("instance norm over (H, W) of (16, 64, 128, 128) f32, "
+                  "affine weights",
+                  lambda: (rand(16, 64, 128, 128), rand(64), rand(64)), inorm),
+        "ln2d": ("LayerNorm over the last two dims of (32, 8, 256, 256) f32, "
+                 "weight (256, 256)",
+                 lambda: (rand(32, 8, 256, 256), rand(256, 256)), ln2d),
+        "rowmaxr": ("row max and exp(x - max), 16384x4096 f32 (IREE-style "
+                    "loop order in the memopt input)",
+                    lambda: (rand(ROWS, COLS),), rowmaxr),
+        "wnorm": ("x / sum(x * x) over a whole 4096x4096 f32 tensor",
+                  lambda: (rand(4096, 4096),), wnorm),
         "lnbwd": ("LayerNorm backward dx, 16384x4096 bf16, f32 accumulation",
                   lambda: (rand(ROWS, COLS).bfloat16(),
                            rand(ROWS, COLS).bfloat16(), rand(COLS).bfloat16(),
@@ -500,6 +531,24 @@ def _jax_workloads(jax):
         scale = jnp.max(jnp.abs(n), -1) / 127
         q = jnp.clip(jnp.round(n / scale[:, None]), -127, 127).astype(jnp.int8)
         return q, scale
+
+    def inorm(x, g, b):
+        mean = jnp.mean(x, (2, 3), keepdims=True)
+        var = jnp.mean(x * x, (2, 3), keepdims=True) - mean * mean
+        return ((x - mean) * lax.rsqrt(var + 1e-5) * g[:, None, None] +
+                b[:, None, None])
+
+    def ln2d(x, g):
+        c = x - jnp.mean(x, (2, 3), keepdims=True)
+        v = jnp.mean(c * c, (2, 3), keepdims=True)
+        return c * lax.rsqrt(v + 1e-5) * g
+
+    def rowmaxr(x):
+        m = jnp.max(x, -1)
+        return m, jnp.exp(x - m[:, None])
+
+    def wnorm(x):
+        return x / jnp.sum(x * x)
 
     def gn(x):
         h = x.astype(jnp.float32)
@@ -667,7 +716,7 @@ def _jax_workloads(jax):
 
     return {f.__name__: f for f in
             (dequant4, dequant4l, dequantu4, vecmat, rope, ropef16, cmul, ropeneox, qkvnorm, w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
-             lnbwdf, rmsbwd, midmean, bnstats, colwide, colnarrow, colstats,
+             lnbwdf, rmsbwd, midmean, inorm, ln2d, rowmaxr, wnorm, bnstats, colwide, colnarrow, colstats,
              colstatsn, sm0, sm1,
              attnmask, attnmaskbf, posadd, lse, lsef32, argmax, ln0, biasgelu,
              rmsdec, gemmarms,
