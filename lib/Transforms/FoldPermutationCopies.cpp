@@ -28,7 +28,10 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::memopt {
 #define GEN_PASS_DEF_MEMOPTFOLDPERMUTATIONCOPIESPASS
@@ -87,6 +90,22 @@ struct MemoptFoldPermutationCopiesPass
           MemoptFoldPermutationCopiesPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
+    // A copy viewed through a collapse_shape (attention's
+    // o.transpose(1, 2).reshape(B, T, H * D)) is read by the collapse, not
+    // by a generic: the generics reading the collapse iterate over the
+    // uncollapsed dims instead (upstream's fusion of a reshape by
+    // expansion), so that they read the copy itself and the fold below
+    // applies to them.
+    RewritePatternSet patterns(&getContext());
+    linalg::populateFoldReshapeOpsByExpansionPatterns(
+        patterns, [](OpOperand *operand) {
+          auto c = operand->get().getDefiningOp<tensor::CollapseShapeOp>();
+          auto copy = c ? c.getSrc().getDefiningOp<linalg::GenericOp>()
+                        : linalg::GenericOp();
+          return copy && isPermutationCopy(copy) &&
+                 isa<linalg::GenericOp>(operand->getOwner());
+        });
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
     // One fold at a time: a fold replaces its reader, which may read the
     // copy twice or be a copy itself.
     while (foldOne(rewriter)) {

@@ -78,3 +78,30 @@ func.func @chain(%x: tensor<2x3x8xf32>) -> tensor<2x3x8xf32> {
   } -> tensor<2x3x8xf32>
   return %y : tensor<2x3x8xf32>
 }
+
+// -----
+
+// Attention's output o.transpose(1, 2).reshape(B, T, H * D) + bias: the copy
+// is read through a collapse_shape, so the bias add iterates over
+// [B, T, H, D] instead (the bias viewed as [H, D], the result collapsed
+// back) and reads o in place: no copy written.
+// REM: remark: input 0 read in place of its permuted copy
+// CHECK-LABEL: func.func @transpose_reshape
+// CHECK-SAME:    (%[[O:.+]]: tensor<2x8x33x64xf32>, %[[B:.+]]: tensor<512xf32>)
+// CHECK:         %[[BV:.+]] = tensor.expand_shape %[[B]] {{\[}}[0, 1]] output_shape [8, 64]
+// CHECK:         %[[Y:.+]] = linalg.generic {{.*}} ins(%[[BV]], %[[O]] : tensor<8x64xf32>, tensor<2x8x33x64xf32>)
+// CHECK:         tensor.collapse_shape %[[Y]] {{\[}}[0], [1], [2, 3]] : tensor<2x33x8x64xf32> into tensor<2x33x512xf32>
+func.func @transpose_reshape(%o: tensor<2x8x33x64xf32>, %bias: tensor<512xf32>) -> tensor<2x33x512xf32> {
+  %e0 = tensor.empty() : tensor<2x33x8x64xf32>
+  %t = linalg.transpose ins(%o : tensor<2x8x33x64xf32>) outs(%e0 : tensor<2x33x8x64xf32>) permutation = [0, 2, 1, 3]
+  %c = tensor.collapse_shape %t [[0], [1], [2, 3]] : tensor<2x33x8x64xf32> into tensor<2x33x512xf32>
+  %e1 = tensor.empty() : tensor<2x33x512xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%c, %bias : tensor<2x33x512xf32>, tensor<512xf32>) outs(%e1 : tensor<2x33x512xf32>) {
+  ^bb0(%a: f32, %bb: f32, %out: f32):
+    %s = arith.addf %a, %bb : f32
+    linalg.yield %s : f32
+  } -> tensor<2x33x512xf32>
+  return %y : tensor<2x33x512xf32>
+}
