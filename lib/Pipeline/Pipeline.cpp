@@ -75,6 +75,11 @@ LogicalResult mlir::memopt::buildInputStage(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createMemoptArgReductionsPass());
   // Independent outputs of one reduction: one reduction each.
   pm.addNestedPass<func::FuncOp>(createMemoptSplitReductionsPass());
+  // Integer reductions in 32 bits where exact (any/all over i1, a mask
+  // counted into i64): kernels exchange partials in 32 bits.
+  if (cfg.formKernels.strategy == KernelStrategy::Fused)
+    pm.addNestedPass<func::FuncOp>(
+        createMemoptNarrowIntegerAccumulatorsPass());
   // Reduced loops no reshape makes adjacent (NCHW batch-norm statistics):
   // a chain of one-loop reductions. It reassociates, so the optimizing
   // pipeline only: the baseline and the references keep the program's

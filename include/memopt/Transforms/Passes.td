@@ -835,6 +835,26 @@ def MemoptSplitReductionsPass
   let dependentDialects = ["linalg::LinalgDialect"];
 }
 
+def MemoptNarrowIntegerAccumulatorsPass
+    : Pass<"memopt-narrow-integer-accumulators", "func::FuncOp"> {
+  let summary = "Integer reductions accumulated in i32 where that is exact";
+  let description = [{
+    Kernels exchange partial results between threads in 32 bits. A
+    single-output reduction on tensors with an i1, i8 or i16 accumulator
+    (torch's any/all: ori/andi over i1) accumulates in i32, its values and
+    constant initial value extended and its result truncated (exact for
+    addi, muli, the bitwise ops and the comparisons, with the matching
+    extension); one with an i64 accumulator (bool.sum(), a masked mean's
+    count) does when it combines extensions of integers of 16 bits or
+    fewer by addi, maxsi, minsi, maxui or minui and the initial value (and
+    for addi its sum with extent x largest magnitude) fits in i32, its
+    result extended back. A remark names each narrowed reduction and says
+    why an i64 one is not.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "arith::ArithDialect",
+                           "tensor::TensorDialect"];
+}
+
 def MemoptArgReductionsPass
     : Pass<"memopt-arg-reductions", "func::FuncOp"> {
   let summary = "An arg-max or arg-min reduction as reductions with one "

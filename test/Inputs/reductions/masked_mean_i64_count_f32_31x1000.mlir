@@ -1,0 +1,36 @@
+// masked mean as torch decomposes it: sum(x * mask) in f32 and mask.sum() in
+// i64 (two generics), then sum / count.to(f32).
+#x = affine_map<(r, k) -> (r, k)>
+#st = affine_map<(r, k) -> (r)>
+#id = affine_map<(r) -> (r)>
+func.func @f(%x: tensor<31x1000xf32>, %m: tensor<31x1000xi1>) -> tensor<31xf32> {
+  %zero = arith.constant 0.0 : f32
+  %zi = arith.constant 0 : i64
+  %e = tensor.empty() : tensor<31xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<31xf32>) -> tensor<31xf32>
+  %s = linalg.generic {indexing_maps = [#x, #x, #st], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %m : tensor<31x1000xf32>, tensor<31x1000xi1>) outs(%z : tensor<31xf32>) {
+  ^bb0(%a: f32, %b: i1, %acc: f32):
+    %v = arith.select %b, %a, %zero : f32
+    %r = arith.addf %acc, %v : f32
+    linalg.yield %r : f32
+  } -> tensor<31xf32>
+  %ei = tensor.empty() : tensor<31xi64>
+  %zc = linalg.fill ins(%zi : i64) outs(%ei : tensor<31xi64>) -> tensor<31xi64>
+  %c = linalg.generic {indexing_maps = [#x, #st], iterator_types = ["parallel", "reduction"]}
+      ins(%m : tensor<31x1000xi1>) outs(%zc : tensor<31xi64>) {
+  ^bb0(%b: i1, %acc: i64):
+    %w = arith.extui %b : i1 to i64
+    %r = arith.addi %acc, %w : i64
+    linalg.yield %r : i64
+  } -> tensor<31xi64>
+  %e1 = tensor.empty() : tensor<31xf32>
+  %y = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%s, %c : tensor<31xf32>, tensor<31xi64>) outs(%e1 : tensor<31xf32>) {
+  ^bb0(%a: f32, %n: i64, %o: f32):
+    %nf = arith.sitofp %n : i64 to f32
+    %v = arith.divf %a, %nf : f32
+    linalg.yield %v : f32
+  } -> tensor<31xf32>
+  return %y : tensor<31xf32>
+}
