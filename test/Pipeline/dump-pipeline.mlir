@@ -45,6 +45,11 @@
 // CHECK-NEXT:      memopt-split-reductions
 // CHECK-NEXT:    ),
 // CHECK-NEXT:    func.func(
+// Integer accumulators in i32 (exact): the optimizing pipeline only.
+// OPT-NEXT:        memopt-narrow-integer-accumulators
+// OPT-NEXT:      ),
+// OPT-NEXT:      func.func(
+// BASE-NOT:        memopt-narrow-integer-accumulators
 // The staging of reductions reassociates: the optimizing pipeline only.
 // OPT-NEXT:        memopt-stage-reductions
 // OPT-NEXT:      ),
