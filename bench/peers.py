@@ -123,6 +123,9 @@ def _workloads(torch):
     def attnout(o, b):
         return o.transpose(1, 2).reshape(o.shape[0], o.shape[2], -1) + b
 
+    def maskmean(x, m):
+        return (x * m).sum(-1) / m.sum(-1).float()
+
     def gn(x):
         # Group norm statistics over (C/G, HW) in f32, f16 in, f32 out.
         h = x.float()
@@ -448,6 +451,9 @@ def _workloads(torch):
         "attnout": ("attention output o.transpose(1, 2).reshape(B, T, H * D) "
                     "+ bias, o 4x32x1024x128 f32",
                     lambda: (rand(4, 32, 1024, 128), rand(4096)), attnout),
+        "maskmean": ("masked mean over rows, 16384x4096 f32 and a bool mask "
+                     "(the count summed into i64)",
+                     lambda: (rand(ROWS, COLS), rand(ROWS, COLS) > 0), maskmean),
         "lnbwd": ("LayerNorm backward dx, 16384x4096 bf16, f32 accumulation",
                   lambda: (rand(ROWS, COLS).bfloat16(),
                            rand(ROWS, COLS).bfloat16(), rand(COLS).bfloat16(),
@@ -555,6 +561,10 @@ def _jax_workloads(jax):
 
     def wnorm(x):
         return x / jnp.sum(x * x)
+
+    def maskmean(x, m):
+        return jnp.sum(jnp.where(m, x, 0), -1) / jnp.sum(m, -1).astype(
+            jnp.float32)
 
     def attnout(o, b):
         return (jnp.transpose(o, (0, 2, 1, 3)).reshape(o.shape[0], o.shape[2],
@@ -726,7 +736,7 @@ def _jax_workloads(jax):
 
     return {f.__name__: f for f in
             (dequant4, dequant4l, dequantu4, vecmat, rope, ropef16, cmul, ropeneox, qkvnorm, w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
-             lnbwdf, rmsbwd, midmean, inorm, ln2d, rowmaxr, wnorm, attnout, bnstats, colwide, colnarrow, colstats,
+             lnbwdf, rmsbwd, midmean, inorm, ln2d, rowmaxr, wnorm, attnout, maskmean, bnstats, colwide, colnarrow, colstats,
              colstatsn, sm0, sm1,
              attnmask, attnmaskbf, posadd, lse, lsef32, argmax, ln0, biasgelu,
              rmsdec, gemmarms,
