@@ -216,7 +216,16 @@ static bool narrow(RewriterBase &rewriter, linalg::GenericOp g,
   narrowed->emitRemark("reduction accumulated in i32, its ")
       << accType << " result " << (wide ? "extended" : "truncated")
       << " after it (exact): kernels exchange partials in 32 bits";
+  Operation *oldInit = out->get().getDefiningOp();
   rewriter.replaceOp(g, back);
+  // The old fill (and its empty tensor) would be bufferized and run.
+  while (oldInit && oldInit->use_empty() && isPure(oldInit)) {
+    Operation *next = oldInit->getNumOperands()
+                          ? oldInit->getOperands().back().getDefiningOp()
+                          : nullptr;
+    rewriter.eraseOp(oldInit);
+    oldInit = next;
+  }
   return true;
 }
 
