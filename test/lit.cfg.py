@@ -32,6 +32,7 @@ tool_dirs = [config.memopt_tools_dir, config.llvm_tools_dir]
 tools = ["memopt-opt", "memopt-compile",
          ToolSubst("memopt-cpu-diff", unresolved="ignore"),
          ToolSubst("memopt-runtime-unittests", unresolved="ignore"),
+         ToolSubst("memopt-run", unresolved="ignore"),
          ToolSubst("mlir-runner", unresolved="ignore")]
 # Runtime libraries of mlir-runner (vector.print) for execution tests.
 config.substitutions.append(
