@@ -120,8 +120,31 @@ static LogicalResult checkSliceOp(Operation *op) {
   return success();
 }
 
-static LogicalResult checkOp(Operation *op) {
+/// A non-splat tensor constant is placed in the PTX of the kernels that
+/// read it, as initialized global data written out digit by digit: one of
+/// more than `maxBytes` (16 MiB by default) would make a PTX file of
+/// hundreds of MiB for ptxas and the driver to parse, so it is refused.
+static LogicalResult checkConstant(arith::ConstantOp cst, int64_t maxBytes) {
+  auto type = dyn_cast<RankedTensorType>(cst.getType());
+  auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+  if (!type || !type.hasStaticShape() || !dense || dense.isSplat() ||
+      !type.getElementType().isIntOrFloat())
+    return success();
+  int64_t bytes = type.getNumElements() *
+                  std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  if (bytes <= maxBytes)
+    return success();
+  return cst.emitOpError("is a non-splat constant of ")
+         << bytes << " bytes, more than the " << maxBytes
+         << " bytes memopt places in the kernels' PTX "
+            "(max-constant-bytes); pass it to the function as an argument";
+}
+
+static LogicalResult checkOp(Operation *op, int64_t maxConstantBytes) {
   if (failed(checkPackedResults(op)))
+    return failure();
+  if (auto cst = dyn_cast<arith::ConstantOp>(op);
+      cst && failed(checkConstant(cst, maxConstantBytes)))
     return failure();
   if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op) &&
       failed(checkSliceOp(op)))
@@ -194,6 +217,7 @@ static LogicalResult checkOp(Operation *op) {
 namespace {
 struct MemoptCheckInputContractPass final
     : memopt::impl::MemoptCheckInputContractPassBase<MemoptCheckInputContractPass> {
+  using Base::Base;
   void runOnOperation() override {
     bool failedAny = false;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
@@ -222,7 +246,7 @@ struct MemoptCheckInputContractPass final
         continue;
       }
       for (Operation &op : func.getBody().front())
-        if (failed(checkOp(&op)))
+        if (failed(checkOp(&op, maxConstantBytes)))
           failedAny = true;
     }
     if (failedAny)

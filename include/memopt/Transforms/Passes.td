@@ -85,9 +85,15 @@ def MemoptCheckInputContractPass
     integer elements, and only ops from `linalg`, `tensor` (empty,
     expand_shape, collapse_shape), `arith`, `math` and `func.return`.
     `linalg.generic` indexing maps must be projected permutations or
-    constant-index maps. Any violation is an error at the op's location and
-    the pass fails; nothing is rewritten.
+    constant-index maps. Non-splat tensor constants (placed in the kernels'
+    PTX) of more than `max-constant-bytes` are refused. Any violation is an
+    error at the op's location and the pass fails; nothing is rewritten.
   }];
+  let options = [
+    Option<"maxConstantBytes", "max-constant-bytes", "int64_t",
+           /*default=*/"16 << 20",
+           "Largest non-splat tensor constant, in bytes, placed in the PTX">,
+  ];
 }
 
 def MemoptPackSubByteIntegersPass
