@@ -10,7 +10,7 @@
 // CHECK-NEXT:    func.func(
 // CHECK-NEXT:      memopt-normalize-frontend-forms
 // CHECK-NEXT:    ),
-// CHECK-NEXT:    memopt-check-input-contract,
+// CHECK-NEXT:    memopt-check-input-contract{max-constant-bytes=16777216},
 // CHECK-NEXT:    func.func(
 // CHECK-NEXT:      memopt-decompose-linalg
 // CHECK-NEXT:    ),

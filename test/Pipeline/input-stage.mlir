@@ -1,7 +1,7 @@
 // RUN: memopt-opt %s --split-input-file --memopt-input-stage | FileCheck %s
 // RUN: memopt-opt %s --split-input-file --memopt-input-stage --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=PASSES
 
-// PASSES:      memopt-check-input-contract,
+// PASSES:      memopt-check-input-contract{max-constant-bytes=16777216},
 // PASSES-NEXT: func.func(
 // PASSES-NEXT:   memopt-decompose-linalg
 // PASSES-NOT:  one-shot-bufferize
