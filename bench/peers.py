@@ -120,6 +120,26 @@ def _workloads(torch):
     def wnorm(x):
         return x / (x * x).sum()
 
+    def bntrain(x, g, b):
+        # Batch-norm training forward, two-pass statistics as the input.
+        mean = x.mean((0, 2, 3))
+        c = x - mean[None, :, None, None]
+        var = (c * c).mean((0, 2, 3))
+        y = (c * torch.rsqrt(var + 1e-5)[None, :, None, None] *
+             g[None, :, None, None] + b[None, :, None, None])
+        return y, mean, var
+
+    def gnnhwc(x, g, b):
+        n, h, w, ch = x.shape
+        xe = x.reshape(n, h, w, 32, ch // 32)
+        mean = xe.mean((1, 2, 4), keepdim=True)
+        c = xe - mean
+        var = (c * c).mean((1, 2, 4), keepdim=True)
+        return (c * torch.rsqrt(var + 1e-5)).reshape(n, h, w, ch) * g + b
+
+    def l2n1(x):
+        return torch.nn.functional.normalize(x, p=2.0, dim=1)
+
     def attnout(o, b):
         return o.transpose(1, 2).reshape(o.shape[0], o.shape[2], -1) + b
 
@@ -448,6 +468,19 @@ def _workloads(torch):
                     lambda: (rand(ROWS, COLS),), rowmaxr),
         "wnorm": ("x / sum(x * x) over a whole 4096x4096 f32 tensor",
                   lambda: (rand(4096, 4096),), wnorm),
+        "bntrain": ("batch-norm training forward NCHW (32, 256, 56, 56) "
+                    "f32, two-pass batch statistics, y, mean and var out",
+                    lambda: (rand(32, 256, 56, 56), rand(256), rand(256)),
+                    bntrain),
+        "gnnhwc": ("group norm NHWC (16, 64, 64, 512) f32, 32 groups, "
+                   "two-pass statistics, per-channel affine",
+                   lambda: (rand(16, 64, 64, 512), rand(512), rand(512)),
+                   gnnhwc),
+        "l2n1": ("F.normalize(x, dim=1) of (63, 256, 1001) f32",
+                 lambda: (rand(63, 256, 1001),), l2n1),
+        "rms128o": ("RMSNorm over 262143 bf16 rows of 128, f32 statistics",
+                    lambda: (rand(262143, 128).bfloat16(),
+                             rand(128).bfloat16()), rmsdec),
         "attnout": ("attention output o.transpose(1, 2).reshape(B, T, H * D) "
                     "+ bias, o 4x32x1024x128 f32",
                     lambda: (rand(4, 32, 1024, 128), rand(4096)), attnout),
@@ -561,6 +594,26 @@ def _jax_workloads(jax):
 
     def wnorm(x):
         return x / jnp.sum(x * x)
+
+    def bntrain(x, g, b):
+        mean = jnp.mean(x, (0, 2, 3))
+        c = x - mean[None, :, None, None]
+        var = jnp.mean(c * c, (0, 2, 3))
+        y = (c * lax.rsqrt(var + 1e-5)[None, :, None, None] *
+             g[None, :, None, None] + b[None, :, None, None])
+        return y, mean, var
+
+    def gnnhwc(x, g, b):
+        n, h, w, ch = x.shape
+        xe = x.reshape(n, h, w, 32, ch // 32)
+        mean = jnp.mean(xe, (1, 2, 4), keepdims=True)
+        c = xe - mean
+        var = jnp.mean(c * c, (1, 2, 4), keepdims=True)
+        return (c * lax.rsqrt(var + 1e-5)).reshape(n, h, w, ch) * g + b
+
+    def l2n1(x):
+        n = jnp.sqrt(jnp.sum(x * x, 1, keepdims=True))
+        return x / jnp.maximum(n, 1e-12)
 
     def maskmean(x, m):
         return jnp.sum(jnp.where(m, x, 0), -1) / jnp.sum(m, -1).astype(
@@ -736,7 +789,7 @@ def _jax_workloads(jax):
 
     return {f.__name__: f for f in
             (dequant4, dequant4l, dequantu4, vecmat, rope, ropef16, cmul, ropeneox, qkvnorm, w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
-             lnbwdf, rmsbwd, midmean, inorm, ln2d, rowmaxr, wnorm, attnout, maskmean, bnstats, colwide, colnarrow, colstats,
+             lnbwdf, rmsbwd, midmean, inorm, ln2d, rowmaxr, wnorm, bntrain, gnnhwc, l2n1, attnout, maskmean, bnstats, colwide, colnarrow, colstats,
              colstatsn, sm0, sm1,
              attnmask, attnmaskbf, posadd, lse, lsef32, argmax, ln0, biasgelu,
              rmsdec, gemmarms,

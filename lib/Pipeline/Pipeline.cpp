@@ -85,6 +85,9 @@ LogicalResult mlir::memopt::buildInputStage(OpPassManager &pm,
   // pipeline only: the baseline and the references keep the program's
   // order.
   if (cfg.formKernels.strategy == KernelStrategy::Fused) {
+    // First, a two-pass variance over such loops from one pass over its
+    // input (batch-norm training statistics).
+    pm.addNestedPass<func::FuncOp>(createMemoptCenterStatisticsPass());
     pm.addNestedPass<func::FuncOp>(createMemoptStageReductionsPass());
     // Cheap producers of column-like reductions recomputed inside them
     // (kernel formation fuses producers into row kernels, not these).

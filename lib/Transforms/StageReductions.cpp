@@ -66,19 +66,13 @@ static linalg::GenericOp stageOnce(RewriterBase &rewriter, linalg::GenericOp g,
   rewriter.setInsertionPoint(g);
   // Stage 1: the op's loops, only `first` reduced; the partial is indexed
   // by every other loop.
-  SmallVector<int64_t> partialShape;
-  SmallVector<AffineExpr> partialExprs;
-  for (unsigned i = 0; i < n; ++i)
-    if (i != first) {
-      partialShape.push_back(ranges[i]);
-      partialExprs.push_back(getAffineDimExpr(i, ctx));
-    }
+  auto [partialShape, partialMap] = getPartialWithoutLoop(ranges, first, ctx);
   Value identity = arith::getIdentityValue(kind, elt, rewriter, loc);
   Value init = createFillGeneric(
       rewriter, loc, identity,
       tensor::EmptyOp::create(rewriter, loc, partialShape, elt));
   SmallVector<AffineMap> maps1 = g.getIndexingMapsArray();
-  maps1.back() = AffineMap::get(n, 0, partialExprs, ctx);
+  maps1.back() = partialMap;
   SmallVector<utils::IteratorType> iters1(n, utils::IteratorType::parallel);
   iters1[first] = utils::IteratorType::reduction;
   auto stage1 = linalg::GenericOp::create(

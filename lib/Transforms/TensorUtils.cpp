@@ -243,3 +243,16 @@ Value mlir::memopt::createFillGeneric(RewriterBase &rewriter, Location loc,
   assert(succeeded(g) && "a fill always generalizes");
   return g->getNumResults() ? g->getResult(0) : Value();
 }
+
+std::pair<SmallVector<int64_t>, AffineMap>
+mlir::memopt::getPartialWithoutLoop(ArrayRef<int64_t> ranges, unsigned k,
+                                    MLIRContext *ctx) {
+  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> exprs;
+  for (auto [i, r] : llvm::enumerate(ranges))
+    if (i != k) {
+      shape.push_back(r);
+      exprs.push_back(getAffineDimExpr(i, ctx));
+    }
+  return {shape, AffineMap::get(ranges.size(), 0, exprs, ctx)};
+}

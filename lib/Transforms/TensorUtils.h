@@ -98,6 +98,12 @@ bool isPlainReduction(linalg::GenericOp op) {
 Value createFillGeneric(RewriterBase &rewriter, Location loc, Value value,
                         Value init);
 
+/// The shape of a partial of a reduction over loops of `ranges` with loop
+/// `k` reduced first (every other loop's extent), and its map from those
+/// loops.
+std::pair<SmallVector<int64_t>, AffineMap>
+getPartialWithoutLoop(ArrayRef<int64_t> ranges, unsigned k, MLIRContext *ctx);
+
 /// A body builder `yield comb(partial, acc)` with the combiner of
 /// single-output reduction `g` (matchCombiner: the one user of its
 /// accumulator): the second stage of a reduction split in two.

@@ -50,7 +50,11 @@
 // OPT-NEXT:      ),
 // OPT-NEXT:      func.func(
 // BASE-NOT:        memopt-narrow-integer-accumulators
-// The staging of reductions reassociates: the optimizing pipeline only.
+// Statistics centred per partial and the staging of reductions
+// reassociate: the optimizing pipeline only.
+// OPT-NEXT:        memopt-center-statistics
+// OPT-NEXT:      ),
+// OPT-NEXT:      func.func(
 // OPT-NEXT:        memopt-stage-reductions
 // OPT-NEXT:      ),
 // OPT-NEXT:      func.func(
@@ -61,6 +65,7 @@
 // OPT-NEXT:        memopt-approximate-math
 // OPT-NEXT:      ),
 // OPT-NEXT:      func.func(
+// BASE-NOT:        memopt-center-statistics
 // BASE-NOT:        memopt-stage-reductions
 // BASE-NOT:        memopt-approximate-math
 // OPT-NEXT:        memopt-prepare-boundary{unshare-destinations=true}

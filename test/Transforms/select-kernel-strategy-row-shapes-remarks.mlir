@@ -63,20 +63,6 @@ func.func @many_short(%x: memref<8192x256xf32>, %s: memref<8192xf32>) {
   return
 }
 
-// -----
-
-#id = affine_map<(d0, d1) -> (d0, d1)>
-#row = affine_map<(d0, d1) -> (d0)>
-// An odd row count: one row per block, with the reason.
-func.func @odd_short(%x: memref<8191x256xf32>, %s: memref<8191xf32>) {
-  // expected-remark @below {{one row per block of 32 threads: 8191 rows are not a multiple of 2}}
-  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : memref<8191x256xf32>) outs(%s : memref<8191xf32>) {
-  ^bb0(%a: f32, %acc: f32):
-    %r = arith.addf %acc, %a : f32
-    linalg.yield %r : f32
-  }
-  return
-}
 
 // -----
 

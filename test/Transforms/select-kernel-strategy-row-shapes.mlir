@@ -78,9 +78,9 @@ func.func @many_short(%x: memref<8192x256xf32>, %s: memref<8192xf32>) {
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
-// An odd row count: one row per block, with the reason.
+// An odd row count: 8 rows per block all the same (the last block holds 7).
 // CHECK-LABEL: func.func @odd_short
-// CHECK: #memopt.row<vector = 4, shifted = false, threads = 32, chunks = 2, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false>
+// CHECK: #memopt.row<vector = 4, shifted = false, threads = 32, chunks = 2, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false, rows_per_block = 8>
 func.func @odd_short(%x: memref<8191x256xf32>, %s: memref<8191xf32>) {
   linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : memref<8191x256xf32>) outs(%s : memref<8191xf32>) {
   ^bb0(%a: f32, %acc: f32):

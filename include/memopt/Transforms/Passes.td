@@ -896,6 +896,30 @@ def MemoptArgReductionsPass
                            "tensor::TensorDialect"];
 }
 
+def MemoptCenterStatisticsPass
+    : Pass<"memopt-center-statistics", "func::FuncOp"> {
+  let summary = "Two-pass statistics over non-adjacent loops from one pass "
+                "over the input (Chan's combination of partials)";
+  let description = [{
+    A sum `s` of v(x) and a later centred sum of squares `q` of the same
+    v(x) about a value `m` per output point (`m` computed from `s`: a
+    batch-norm training variance over N, H and W of NCHW), both over the
+    same reduced loops that no reshape makes adjacent, fill-seeded with
+    zero and accumulated in f32 or f64, read x once per statistic. Here
+    the largest reduced loop k is reduced first, per point of the other
+    loops, into s_p = sum v, q_p = sum (v - s_p/K)^2 and e_p =
+    sum (v - s_p/K) (one pass over x; one row kernel when k is the
+    contiguous loop); then s = sum s_p and q = sum [q_p + 2 t e_p +
+    K t^2] with t = s_p/K - m over the other reduced loops (an identity
+    for any m; partial sums centred on their own means, as Chan, Golub
+    and LeVeque combine them). A remark says what was combined; a centred
+    sum of squares over such loops that does not match says why. It
+    reassociates, so only the optimizing pipeline runs it.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
+                           "arith::ArithDialect"];
+}
+
 def MemoptStageReductionsPass
     : Pass<"memopt-stage-reductions", "func::FuncOp"> {
   let summary = "A chain of one-loop reductions where the reduced loops "

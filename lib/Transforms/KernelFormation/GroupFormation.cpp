@@ -76,7 +76,7 @@ static unsigned formNaiveGroups(RewriterBase &rewriter, Block &block,
 /// constant): generics may move past it.
 static bool isInertOp(Operation *op) {
   return isa<memref::AllocOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
-             memref::CastOp, arith::ConstantOp>(op);
+             memref::CastOp, memref::TransposeOp, arith::ConstantOp>(op);
 }
 
 /// The first op strictly between `from` and `to` (`from` before `to` in one

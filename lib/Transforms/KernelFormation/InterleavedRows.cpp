@@ -35,15 +35,33 @@ kf::planInterleavedRows(int64_t rowLength, int64_t rows,
   InterleavedRowPlan plan;
   // Rows side by side: a warp reads `rowsPerBlock` consecutive rows (a
   // warp's worth where the rows allow it; at least 8, a 32-byte sector of
-  // 4-byte elements).
+  // 4-byte elements). Rows that no such group divides take the largest
+  // whose last block's empty slots are at most an eighth of the rows
+  // (F.normalize over dim 1 of 63 x 256 x 1001: 63063 rows in groups of
+  // 32), else the one with the fewest (ConvNeXt's channels-first LayerNorm
+  // over 2 x 7 x 7 points, 98 rows: groups of 8); the slots past the last
+  // row load it again and store nothing.
   plan.rowsPerBlock = 0;
   for (int64_t w = warp; w >= 8; w /= 2)
     if (rows % w == 0) {
       plan.rowsPerBlock = w;
       break;
     }
+  for (int64_t w = warp; plan.rowsPerBlock == 0 && w >= 8; w /= 2)
+    if (8 * ((int64_t)llvm::alignTo(rows, w) - rows) <= rows)
+      plan.rowsPerBlock = w;
+  if (plan.rowsPerBlock == 0 && rows >= 1) {
+    int64_t bestSlots = 0;
+    for (int64_t w = warp; w >= 8; w /= 2) {
+      int64_t slots = llvm::alignTo(rows, w);
+      if (plan.rowsPerBlock == 0 || slots < bestSlots) {
+        plan.rowsPerBlock = w;
+        bestSlots = slots;
+      }
+    }
+  }
   if (plan.rowsPerBlock == 0 || rowLength < 1) {
-    why = std::to_string(rows) + " rows are not a multiple of 8";
+    why = "no rows or an empty row";
     return failure();
   }
   int64_t w = plan.rowsPerBlock;

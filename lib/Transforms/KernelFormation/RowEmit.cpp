@@ -61,7 +61,9 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
                                       exchange.getMemorySpace()));
   else if (blockExchange)
     wgTypes.push_back(exchange);
-  int64_t gridClusters = rows / rowsPerBlock;
+  // (The last block's slots past the last row, where rows_per_block does
+  // not divide them, load the last row again and store nothing.)
+  int64_t gridClusters = llvm::divideCeil(rows, rowsPerBlock);
   int64_t columnPartials = s.getColumnPartials();
   if (columnPartials > 0)
     gridClusters = columnPartials;
@@ -184,6 +186,13 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
     sliceStart = arith::MulIOp::create(
         b, loc, cluster.rank,
         cIdx(b, loc, (numChunks + sharedChunks) * threads));
+  }
+  Value rowValid;
+  if (columnPartials == 0 && rows % rowsPerBlock != 0) {
+    Value last = cIdx(b, loc, rows - 1);
+    rowValid =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, row, last);
+    row = arith::MinUIOp::create(b, loc, row, last);
   }
   // The row this block holds when blocks walk the outer dims in another
   // order than memory order.
@@ -550,7 +559,14 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
         b, loc, leader,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, cluster.rank,
                               cIdx(b, loc, 0)));
-  storeResults(b, st, group, numChunks, leader);
+  if (rowValid) {
+    OpBuilder::InsertionGuard guard(b);
+    auto ifOp = scf::IfOp::create(b, loc, rowValid, false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    storeResults(b, st, group, numChunks, leader);
+  } else {
+    storeResults(b, st, group, numChunks, leader);
+  }
   bool rowResults = llvm::any_of(group.written, [&](auto &entry) {
     return group.writtenIsVector.lookup(entry.first) &&
            !isGroupPrivate(entry.first, group);

@@ -392,31 +392,36 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
   int64_t subThreads = std::max<int64_t>(
       lineThreads, (int64_t)llvm::PowerOf2Ceil(llvm::divideCeil(
                        chunksPerRow, target.rowChunksPerThread)));
+  // The most rows per block (of `candidates`, largest first) that leave
+  // two blocks per multiprocessor, whether or not they divide the rows:
+  // the last block's slots past the last row load it again and store
+  // nothing (131071 rows took a block of one warp each, half of a
+  // multiprocessor's threads).
+  auto pickRowsPerBlock = [&](ArrayRef<int64_t> candidates,
+                              int64_t rowThreads) -> int64_t {
+    for (int64_t r : candidates)
+      if (llvm::divideCeil(rows, r) >= 2 * (int64_t)target.multiprocessors &&
+          r * rowThreads <= (int64_t)target.maxThreadsPerBlock)
+        return r;
+    return 1;
+  };
   if (clusterSize == 1 && threads == (int64_t)target.warpSize && !shifted &&
       !group.hasColumnReduce() && numChunks == 1 &&
       vec * narrowest < (int64_t)target.vectorBytes &&
       subThreads < (int64_t)target.warpSize) {
+    SmallVector<int64_t> candidates;
     for (int64_t r = target.blockSize / subThreads;
          r * subThreads >= (int64_t)target.warpSize; r /= 2)
-      if (rows % r == 0 && rows / r >= 2 * (int64_t)target.multiprocessors) {
-        rowsPerBlock = r;
-        threads = subThreads;
-        numChunks = llvm::divideCeil(chunksPerRow, subThreads);
-        break;
-      }
+      candidates.push_back(r);
+    if (int64_t r = pickRowsPerBlock(candidates, subThreads); r > 1) {
+      rowsPerBlock = r;
+      threads = subThreads;
+      numChunks = llvm::divideCeil(chunksPerRow, subThreads);
+    }
   }
-  if (clusterSize == 1 && threads == (int64_t)target.warpSize) {
-    for (int64_t r : {8, 4, 2})
-      if (rows % r == 0 && rows / r >= 2 * (int64_t)target.multiprocessors &&
-          r * threads <= (int64_t)target.maxThreadsPerBlock) {
-        rowsPerBlock = r;
-        break;
-      }
-    if (rowsPerBlock == 1 && rows >= 4 * (int64_t)target.multiprocessors)
-      group.ops.front().op.emitRemark()
-          << "one row per block of " << threads << " threads: " << rows
-          << " rows are not a multiple of 2";
-  }
+  if (clusterSize == 1 && threads == (int64_t)target.warpSize &&
+      !group.hasColumnReduce())
+    rowsPerBlock = pickRowsPerBlock({8, 4, 2}, threads);
   ColumnPartialsPlan partials;
   if (group.hasColumnReduce()) {
     // (One block per row here: no cluster, spread or shifted chunks.)
@@ -550,9 +555,13 @@ LogicalResult kf::checkRowStrategy(const Group &group, RowStrategyAttr s,
     return fail() << "online softmax exchanges between the blocks of a "
                      "cluster (cluster = 1)";
   int64_t rowsPerBlock = s.getRowsPerBlock();
-  if (rowsPerBlock < 1 || group.numRows() % rowsPerBlock != 0)
-    return fail() << "rows_per_block must divide the " << group.numRows()
-                  << " rows";
+  // The last block's slots past the last row load it again and store
+  // nothing; column partials walk whole blocks of rows.
+  if (rowsPerBlock < 1 ||
+      (s.getColumnPartials() > 0 && group.numRows() % rowsPerBlock != 0))
+    return fail() << "rows_per_block must be positive and, with column "
+                     "partials, divide the "
+                  << group.numRows() << " rows";
   if (rowsPerBlock > 1 && !interleaved &&
       (cluster > 1 || s.getSharedChunks() > 0 ||
        s.getPersistentClusters() > 0 || threads > (int64_t)target.warpSize))

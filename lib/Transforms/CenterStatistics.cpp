@@ -1,0 +1,367 @@
+//===- CenterStatistics.cpp - two-pass statistics in one pass -*- C++ -*-===//
+//
+// Part of the memopt project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements memopt-center-statistics. Two-pass statistics over
+// reduced loops that no reshape makes adjacent (batch-norm training over
+// N, H and W of NCHW; a variance over dims 0 and 2),
+//
+//   s = sum over D of v(x)          m = g(s) (any value per output point)
+//   q = sum over D of (v(x) - m)^2,
+//
+// read x twice: q needs m, which needs all of s. memopt-stage-reductions
+// would split each into a pass over the largest reduced loop k and a
+// combine. Here both come from one pass over x instead, through Chan's
+// combination of partial statistics: per point p of the other loops, the
+// pass computes over loop k (K elements)
+//
+//   s_p = sum v,   q_p = sum (v - s_p / K)^2,   e_p = sum (v - s_p / K)
+//
+// (one row kernel when k is the contiguous loop, s_p and the two centred
+// sums from the row held on chip), and then, over the other reduced loops,
+//
+//   s = sum s_p,   q = sum [q_p + 2 t e_p + K t^2],  t = s_p / K - m.
+//
+// The identity sum (v - m)^2 = sum_p [sum_k (v - c_p)^2 + 2 (c_p - m)
+// sum_k (v - c_p) + K (c_p - m)^2] holds for every c_p and m, so the
+// rewrite computes the program's q for whatever m is (a mean, a running
+// mean); e_p keeps it exact where c_p = s_p / K is rounded. Each partial
+// sum is centred on its own mean, so the rounding is that of a two-pass
+// variance (Chan, Golub and LeVeque), not of the one-pass sum of squares.
+// It reassociates the sums, so the optimizing pipeline only; a remark says
+// what was combined.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelFormation/Grouping.h"
+#include "TensorUtils.h"
+#include "memopt/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::memopt {
+#define GEN_PASS_DEF_MEMOPTCENTERSTATISTICSPASS
+#include "memopt/Transforms/Passes.h.inc"
+} // namespace mlir::memopt
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+/// Whether `a` and `b` hold the same data: the same value, or the same
+/// reshape of the same data (the frontend's repeated collapse_shape of one
+/// argument).
+static bool isSameTensor(Value a, Value b) {
+  if (a == b)
+    return true;
+  Operation *da = a.getDefiningOp(), *db = b.getDefiningOp();
+  if (!da || !db || a.getType() != b.getType())
+    return false;
+  if (auto ca = dyn_cast<tensor::CollapseShapeOp>(da)) {
+    auto cb = dyn_cast<tensor::CollapseShapeOp>(db);
+    return cb && ca.getReassociationIndices() == cb.getReassociationIndices() &&
+           isSameTensor(ca.getSrc(), cb.getSrc());
+  }
+  if (auto ea = dyn_cast<tensor::ExpandShapeOp>(da)) {
+    auto eb = dyn_cast<tensor::ExpandShapeOp>(db);
+    return eb && ea.getReassociationIndices() == eb.getReassociationIndices() &&
+           isSameTensor(ea.getSrc(), eb.getSrc());
+  }
+  return false;
+}
+
+/// Whether `t` is a fill of floating-point zero.
+static bool isZeroFill(Value t) {
+  auto f = dyn_cast_or_null<FloatAttr>(getFillConstant(t));
+  return f && f.getValue().isZero();
+}
+
+/// The summand `v` of `yield addf(acc, v)` (either order) in `op`'s body,
+/// with `v` not computed from the accumulator, or null.
+static Value getSummand(linalg::GenericOp op) {
+  Block *body = op.getBody();
+  BlockArgument acc = body->getArgument(op.getNumDpsInputs());
+  auto add = body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add || add->getBlock() != body || !acc.hasOneUse())
+    return Value();
+  Value v = add.getLhs() == acc ? add.getRhs()
+            : add.getRhs() == acc ? add.getLhs()
+                                  : Value();
+  if (!v || isComputedFrom(v, acc, op))
+    return Value();
+  return v;
+}
+
+namespace {
+/// A sum `sum` of v(x) and the centred sum of squares `sq` of the same
+/// v(x) about `m` (sq's second input), over the same scattered loops.
+struct Statistics {
+  linalg::GenericOp sum, sq;
+  /// v in sq's body: the operand of the square's subtraction from x.
+  Value v;
+  /// Whether sq's subtraction is m - v (the square is the same).
+  bool reversed = false;
+};
+} // namespace
+
+/// Matches `sq` as the centred sum of squares of an earlier sum in its
+/// block, or fails with a reason (empty when `sq` is no such op at all).
+static FailureOr<Statistics> matchStatistics(linalg::GenericOp sq,
+                                             std::string &why) {
+  why.clear();
+  if (!sq.hasPureTensorSemantics() || sq.getNumDpsInputs() != 2 ||
+      sq.getNumDpsInits() != 1)
+    return failure();
+  Value d2 = getSummand(sq);
+  auto mul = d2 ? d2.getDefiningOp<arith::MulFOp>() : arith::MulFOp();
+  if (!mul || mul.getLhs() != mul.getRhs())
+    return failure();
+  auto sub = mul.getLhs().getDefiningOp<arith::SubFOp>();
+  Block *body = sq.getBody();
+  BlockArgument xArg = body->getArgument(0), mArg = body->getArgument(1);
+  if (!sub || sub->getBlock() != body)
+    return failure();
+  Statistics st;
+  st.sq = sq;
+  if (sub.getRhs() == mArg)
+    st.v = sub.getLhs();
+  else if (sub.getLhs() == mArg)
+    st.v = sub.getRhs(), st.reversed = true;
+  else
+    return failure();
+  if (isComputedFrom(st.v, mArg, sq) || !isComputedFrom(st.v, xArg, sq))
+    return failure();
+  // Reduced loops that no reshape makes adjacent (those memopt-stage-
+  // reductions would split: x read once per statistic).
+  SmallVector<unsigned> red;
+  for (auto [i, it] : llvm::enumerate(sq.getIteratorTypesArray()))
+    if (it == utils::IteratorType::reduction)
+      red.push_back(i);
+  if (red.size() < 2 || red.back() - red.front() + 1 == red.size())
+    return failure();
+  Type acc = body->getArgument(2).getType();
+  if (!acc.isF32() && !acc.isF64()) {
+    why = "the accumulator is not f32 or f64";
+    return failure();
+  }
+  AffineMap xMap = sq.getIndexingMapsArray()[0];
+  AffineMap mMap = sq.getIndexingMapsArray()[1];
+  AffineMap outMap = sq.getIndexingMapsArray()[2];
+  if (!xMap.isProjectedPermutation() || mMap != outMap ||
+      llvm::any_of(outMap.getResults(), [&](AffineExpr e) {
+        auto d = dyn_cast<AffineDimExpr>(e);
+        return !d || llvm::is_contained(red, d.getPosition());
+      })) {
+    why = "its mean is not indexed like its output, by parallel loops";
+    return failure();
+  }
+  if (!isZeroFill(sq.getDpsInits()[0])) {
+    why = "its initial value is not a fill of zero";
+    return failure();
+  }
+  Value x = sq.getDpsInputs()[0];
+  // The sum: an earlier reduction of the same v(x) over the same loops.
+  for (Operation *o = sq->getPrevNode(); o; o = o->getPrevNode()) {
+    auto s = dyn_cast<linalg::GenericOp>(o);
+    if (!s || !s.hasPureTensorSemantics() || s.getNumDpsInputs() != 1 ||
+        s.getNumDpsInits() != 1 ||
+        s.getIteratorTypesArray() != sq.getIteratorTypesArray() ||
+        s.getStaticLoopRanges() != sq.getStaticLoopRanges() ||
+        s.getIndexingMapsArray()[0] != xMap ||
+        s.getIndexingMapsArray()[1] != outMap ||
+        !isSameTensor(s.getDpsInputs()[0], x) ||
+        !isZeroFill(s.getDpsInits()[0]))
+      continue;
+    Value v1 = getSummand(s);
+    if (!v1 || !isSameBodyValue(v1, s, st.v, sq, [](OpOperand &, OpOperand &) {
+          return true; // both x: checked above
+        }))
+      continue;
+    st.sum = s;
+    return st;
+  }
+  why = "no sum of the same values over the same loops precedes it";
+  return failure();
+}
+
+/// A generic over `ranges` with the given maps and iterator types, whose
+/// body is built by `body` from the block arguments.
+static linalg::GenericOp
+createGeneric(OpBuilder &b, Location loc, ValueRange ins, Value init,
+              ArrayRef<AffineMap> maps,
+              ArrayRef<utils::IteratorType> iters,
+              function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  return linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ins, ValueRange{init}, maps, iters,
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        linalg::YieldOp::create(nb, nl, body(nb, nl, args));
+      });
+}
+
+/// Rewrites the matched statistics (see the file comment).
+static void centerStatistics(RewriterBase &rewriter, Statistics &st) {
+  linalg::GenericOp sum = st.sum, sq = st.sq;
+  Location loc = sq.getLoc();
+  MLIRContext *ctx = sq.getContext();
+  SmallVector<int64_t> ranges = sq.getStaticLoopRanges();
+  auto iters = sq.getIteratorTypesArray();
+  unsigned n = ranges.size();
+  // Loop k: the reduced loop of largest extent (memopt-stage-reductions'
+  // first stage).
+  unsigned k = n;
+  for (unsigned i = 0; i < n; ++i)
+    if (iters[i] == utils::IteratorType::reduction &&
+        (k == n || ranges[i] > ranges[k]))
+      k = i;
+  Type acc = sq.getBody()->getArgument(2).getType();
+  // The original fills, erased at the end where the copies replace them.
+  llvm::SetVector<Operation *> fills;
+  for (Value init : {sum.getDpsInits()[0], sq.getDpsInits()[0]})
+    if (Operation *fill = init.getDefiningOp(); fill && getFillConstant(init))
+      fills.insert(fill);
+  // (sum's x: the same data as sq's, defined before the sum.)
+  Value x = sum.getDpsInputs()[0];
+  AffineMap xMap = sq.getIndexingMapsArray()[0];
+  AffineMap outMap = sq.getIndexingMapsArray()[2];
+  auto [partialShape, pMap] = getPartialWithoutLoop(ranges, k, ctx);
+  SmallVector<utils::IteratorType> iters1(n, utils::IteratorType::parallel);
+  iters1[k] = utils::IteratorType::reduction;
+  // Before the sum: x and every partial's inputs are defined there.
+  rewriter.setInsertionPoint(sum);
+  Value zero = arith::ConstantOp::create(rewriter, loc, acc,
+                                         rewriter.getFloatAttr(acc, 0.0));
+  Value kConst = arith::ConstantOp::create(
+      rewriter, loc, acc, rewriter.getFloatAttr(acc, (double)ranges[k]));
+  auto newPartial = [&] {
+    return createFillGeneric(
+        rewriter, loc, zero,
+        tensor::EmptyOp::create(rewriter, loc, partialShape, acc));
+  };
+  // v(x) in a new body: the ops of sq's body that compute st.v, cloned
+  // with x's element for sq's first argument.
+  auto cloneV = [&](OpBuilder &b, Value xElem) -> Value {
+    llvm::SetVector<Operation *> ops;
+    llvm::SetVector<BlockArgument> args;
+    collectBodySlice(st.v, sq.getBody(), ops, args);
+    IRMapping map;
+    map.map(sq.getBody()->getArgument(0), xElem);
+    for (Operation *o : ops)
+      b.clone(*o, map);
+    return map.lookupOrDefault(st.v);
+  };
+  // s_p: sum's own body over loop k alone.
+  SmallVector<AffineMap> sMaps = {xMap, pMap};
+  Value sInit = newPartial();
+  auto sP = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{sInit.getType()},
+      ValueRange{x}, ValueRange{sInit}, sMaps, iters1);
+  rewriter.cloneRegionBefore(sum.getRegion(), sP.getRegion(),
+                             sP.getRegion().begin());
+  Value sPart = sP.getResult(0);
+  // q_p and e_p: sums over loop k of (v - s_p / K)^2 and of (v - s_p / K).
+  SmallVector<AffineMap> cMaps = {xMap, pMap, pMap};
+  auto centred = [&](bool squared) {
+    return createGeneric(
+        rewriter, loc, ValueRange{x, sPart}, newPartial(), cMaps, iters1,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value v = cloneV(b, args[0]);
+          Value c = arith::DivFOp::create(b, l, args[1], kConst);
+          Value d = arith::SubFOp::create(b, l, v, c);
+          if (squared)
+            d = arith::MulFOp::create(b, l, d, d);
+          return arith::AddFOp::create(b, l, args[2], d);
+        });
+  };
+  Value qPart = centred(true).getResult(0);
+  Value ePart = centred(false).getResult(0);
+  // The combines over the other reduced loops, in the partials' loops.
+  SmallVector<utils::IteratorType> iters2;
+  for (unsigned i = 0; i < n; ++i)
+    if (i != k)
+      iters2.push_back(iters[i]);
+  SmallVector<AffineExpr> outExprs;
+  for (AffineExpr e : outMap.getResults()) {
+    unsigned d = cast<AffineDimExpr>(e).getPosition();
+    outExprs.push_back(getAffineDimExpr(d < k ? d : d - 1, ctx));
+  }
+  AffineMap id2 = AffineMap::getMultiDimIdentityMap(n - 1, ctx);
+  AffineMap out2 = AffineMap::get(n - 1, 0, outExprs, ctx);
+  // Each combine seeded by its own copy of its fill, just before it
+  // (kernel formation folds a fill there into the reduction).
+  auto freshInit = [&](Value init) -> Value {
+    Operation *fill = init.getDefiningOp();
+    if (!fill || !getFillConstant(init))
+      return init;
+    Value copy = rewriter.clone(*fill)->getResult(0);
+    return copy;
+  };
+  auto sTotal = createGeneric(
+      rewriter, loc, ValueRange{sPart}, freshInit(sum.getDpsInits()[0]),
+      {id2, out2},
+      iters2, [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+        return arith::AddFOp::create(b, l, args[1], args[0]);
+      });
+  rewriter.replaceOp(sum, sTotal.getResults());
+  // q: before sq (its mean is defined by then).
+  rewriter.setInsertionPoint(sq);
+  auto qTotal = createGeneric(
+      rewriter, loc,
+      ValueRange{qPart, ePart, sPart, sq.getDpsInputs()[1]},
+      freshInit(sq.getDpsInits()[0]), {id2, id2, id2, out2, out2}, iters2,
+      [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+        // q_p + t (2 e_p + K t), t = s_p / K - m.
+        Value c = arith::DivFOp::create(b, l, args[2], kConst);
+        Value t = arith::SubFOp::create(b, l, c, args[3]);
+        Value e2 = arith::AddFOp::create(b, l, args[1], args[1]);
+        Value kt = arith::MulFOp::create(b, l, kConst, t);
+        Value w = arith::MulFOp::create(b, l, t,
+                                        arith::AddFOp::create(b, l, e2, kt));
+        Value term = arith::AddFOp::create(b, l, args[0], w);
+        return arith::AddFOp::create(b, l, args[4], term);
+      });
+  sq.emitRemark() << "two-pass statistics over non-adjacent loops in one "
+                     "pass: sums and centred sums of squares per point of "
+                     "loop "
+                  << k << " (" << ranges[k]
+                  << " elements), combined over the other reduced loops "
+                     "(Chan's formula)";
+  rewriter.replaceOp(sq, qTotal.getResults());
+  for (Operation *fill : fills)
+    if (fill && fill->use_empty())
+      rewriter.eraseOp(fill);
+}
+
+namespace {
+struct MemoptCenterStatisticsPass
+    : public memopt::impl::MemoptCenterStatisticsPassBase<
+          MemoptCenterStatisticsPass> {
+  void runOnOperation() override {
+    SmallVector<Statistics> work;
+    getOperation().walk([&](linalg::GenericOp g) {
+      std::string why;
+      FailureOr<Statistics> st = matchStatistics(g, why);
+      if (succeeded(st))
+        work.push_back(*st);
+      else if (!why.empty())
+        g.emitRemark("centred sum of squares over non-adjacent loops read "
+                     "in a pass of its own: ")
+            << why;
+    });
+    IRRewriter rewriter(&getContext());
+    DenseSet<Operation *> used;
+    for (Statistics &st : work) {
+      // A sum feeds one rewrite (a second would find it replaced).
+      if (!used.insert(st.sum).second)
+        continue;
+      centerStatistics(rewriter, st);
+    }
+  }
+};
+} // namespace
