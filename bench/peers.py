@@ -140,6 +140,10 @@ def _workloads(torch):
     def l2n1(x):
         return torch.nn.functional.normalize(x, p=2.0, dim=1)
 
+    def welford(x):
+        var, mean = torch.var_mean(x, -1)
+        return var, mean
+
     def attnout(o, b):
         return o.transpose(1, 2).reshape(o.shape[0], o.shape[2], -1) + b
 
@@ -478,6 +482,9 @@ def _workloads(torch):
                    gnnhwc),
         "l2n1": ("F.normalize(x, dim=1) of (63, 256, 1001) f32",
                  lambda: (rand(63, 256, 1001),), l2n1),
+        "welford": ("row mean and unbiased variance (Welford's recurrence "
+                    "in the input), 16384x4096 f32",
+                    lambda: (rand(ROWS, COLS),), welford),
         "rms128o": ("RMSNorm over 262143 bf16 rows of 128, f32 statistics",
                     lambda: (rand(262143, 128).bfloat16(),
                              rand(128).bfloat16()), rmsdec),
@@ -614,6 +621,9 @@ def _jax_workloads(jax):
     def l2n1(x):
         n = jnp.sqrt(jnp.sum(x * x, 1, keepdims=True))
         return x / jnp.maximum(n, 1e-12)
+
+    def welford(x):
+        return jnp.var(x, -1, ddof=1), jnp.mean(x, -1)
 
     def maskmean(x, m):
         return jnp.sum(jnp.where(m, x, 0), -1) / jnp.sum(m, -1).astype(
@@ -789,7 +799,7 @@ def _jax_workloads(jax):
 
     return {f.__name__: f for f in
             (dequant4, dequant4l, dequantu4, vecmat, rope, ropef16, cmul, ropeneox, qkvnorm, w1, w2, w3, w4, w5, tfused, w6, w7, aos16, lnf16, w8, gn, lnbwd,
-             lnbwdf, rmsbwd, midmean, inorm, ln2d, rowmaxr, wnorm, bntrain, gnnhwc, l2n1, attnout, maskmean, bnstats, colwide, colnarrow, colstats,
+             lnbwdf, rmsbwd, midmean, inorm, ln2d, rowmaxr, wnorm, bntrain, gnnhwc, l2n1, welford, attnout, maskmean, bnstats, colwide, colnarrow, colstats,
              colstatsn, sm0, sm1,
              attnmask, attnmaskbf, posadd, lse, lsef32, argmax, ln0, biasgelu,
              rmsdec, gemmarms,

@@ -73,6 +73,12 @@ LogicalResult mlir::memopt::buildInputStage(OpPassManager &pm,
   // one combiner each. It reassociates, so the optimizing pipeline only.
   if (cfg.formKernels.strategy == KernelStrategy::Fused)
     pm.addNestedPass<func::FuncOp>(createMemoptArgReductionsPass());
+  // Welford's recurrence as the two-pass statistics it computes, and
+  // two-pass statistics over reduced loops no reshape makes adjacent
+  // (batch-norm training) from one pass over their input. They
+  // reassociate: the optimizing pipeline only.
+  if (cfg.formKernels.strategy == KernelStrategy::Fused)
+    pm.addNestedPass<func::FuncOp>(createMemoptCenterStatisticsPass());
   // Independent outputs of one reduction: one reduction each.
   pm.addNestedPass<func::FuncOp>(createMemoptSplitReductionsPass());
   // Integer reductions in 32 bits where exact (any/all over i1, a mask
@@ -85,9 +91,6 @@ LogicalResult mlir::memopt::buildInputStage(OpPassManager &pm,
   // pipeline only: the baseline and the references keep the program's
   // order.
   if (cfg.formKernels.strategy == KernelStrategy::Fused) {
-    // First, a two-pass variance over such loops from one pass over its
-    // input (batch-norm training statistics).
-    pm.addNestedPass<func::FuncOp>(createMemoptCenterStatisticsPass());
     pm.addNestedPass<func::FuncOp>(createMemoptStageReductionsPass());
     // Cheap producers of column-like reductions recomputed inside them
     // (kernel formation fuses producers into row kernels, not these).

@@ -32,6 +32,15 @@
 // mean); e_p keeps it exact where c_p = s_p / K is rounded. Each partial
 // sum is centred on its own mean, so the rounding is that of a two-pass
 // variance (Chan, Golub and LeVeque), not of the one-pass sum of squares.
+//
+// First, Welford's recurrence written as one reduction with three outputs
+// (count, mean, M2: each step's mean and M2 read the others' accumulators,
+// so no kernel can split it) becomes, where all three start at zero, what
+// it computes: the count K (the reduced extent), the mean sum(v) / K and
+// M2 = sum (v - mean)^2, the two-pass form the row family holds in one
+// kernel (and the combine above splits where the loops are not adjacent).
+// Two-pass statistics are at least as accurate as the recurrence.
+//
 // It reassociates the sums, so the optimizing pipeline only; a remark says
 // what was combined.
 //
@@ -45,6 +54,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::memopt {
@@ -339,10 +349,194 @@ static void centerStatistics(RewriterBase &rewriter, Statistics &st) {
 }
 
 namespace {
+/// Welford's recurrence (count, mean, M2 outputs of one reduction).
+struct Welford {
+  unsigned count, mean, m2;
+  /// The new value `v` in the body (computed from the inputs alone).
+  Value v;
+};
+} // namespace
+
+/// `x + y` (either order) with `x` = `a`: `y`, or null.
+static Value getOtherAddend(Value sum, Value a) {
+  auto add = sum.getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return Value();
+  return add.getLhs() == a ? add.getRhs()
+         : add.getRhs() == a ? add.getLhs()
+                             : Value();
+}
+
+/// Matches `op`'s body as Welford's update
+///   c' = c + 1; d = v - mean; mean' = mean + d / c';
+///   M2' = M2 + d * (v - mean')
+/// (operands of the additions and the product in either order).
+static std::optional<Welford> matchWelford(linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 3 ||
+      op.getNumReductionLoops() < 1)
+    return std::nullopt;
+  Block *body = op.getBody();
+  unsigned nIn = op.getNumDpsInputs();
+  auto yields = body->getTerminator()->getOperands();
+  for (unsigned c = 0; c < 3; ++c) {
+    BlockArgument cnt = body->getArgument(nIn + c);
+    // c' = c + 1.
+    Value one = getOtherAddend(yields[c], cnt);
+    if (!one || !matchPattern(one, m_OneFloat()))
+      continue;
+    for (unsigned m = 0; m < 3; ++m) {
+      if (m == c)
+        continue;
+      unsigned q = 3 - c - m;
+      BlockArgument mean = body->getArgument(nIn + m),
+                    m2 = body->getArgument(nIn + q);
+      // mean' = mean + d / c'.
+      Value step = getOtherAddend(yields[m], mean);
+      auto div = step ? step.getDefiningOp<arith::DivFOp>() : arith::DivFOp();
+      if (!div || div.getRhs() != yields[c])
+        continue;
+      auto d = div.getLhs().getDefiningOp<arith::SubFOp>();
+      if (!d || d.getRhs() != mean)
+        continue;
+      Value v = d.getLhs();
+      // M2' = M2 + d * (v - mean').
+      Value prod = getOtherAddend(yields[q], m2);
+      auto mul = prod ? prod.getDefiningOp<arith::MulFOp>() : arith::MulFOp();
+      if (!mul)
+        continue;
+      Value other = mul.getLhs() == d.getResult()   ? mul.getRhs()
+                    : mul.getRhs() == d.getResult() ? mul.getLhs()
+                                                    : Value();
+      auto d2 = other ? other.getDefiningOp<arith::SubFOp>() : arith::SubFOp();
+      if (!d2 || d2.getLhs() != v || d2.getRhs() != yields[m])
+        continue;
+      // v from the inputs alone.
+      bool fromAcc = false;
+      for (unsigned i = 0; i < 3; ++i)
+        fromAcc |= isComputedFrom(v, body->getArgument(nIn + i), op);
+      if (fromAcc)
+        return std::nullopt;
+      return Welford{c, m, q, v};
+    }
+  }
+  return std::nullopt;
+}
+
+/// Rewrites a matched Welford reduction into the count, the sum's mean and
+/// the centred sum of squares, or fails with a reason (nothing changed).
+static LogicalResult rewriteWelford(RewriterBase &rewriter,
+                                    linalg::GenericOp op, const Welford &w,
+                                    std::string &why) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  unsigned nIn = op.getNumDpsInputs();
+  AffineMap outMap = maps[nIn];
+  Type acc = op.getBody()->getArgument(nIn).getType();
+  if (!acc.isF32() && !acc.isF64()) {
+    why = "the accumulators are not f32 or f64";
+    return failure();
+  }
+  for (unsigned i = 0; i < 3; ++i)
+    if (maps[nIn + i] != outMap ||
+        op.getBody()->getArgument(nIn + i).getType() != acc ||
+        !isZeroFill(op.getDpsInits()[i])) {
+      why = "its outputs do not all start at zero with one map and type";
+      return failure();
+    }
+  if (!outMap.isProjectedPermutation()) {
+    why = "its outputs are not indexed by loops alone";
+    return failure();
+  }
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t k = 1;
+  for (auto [r, it] : llvm::zip(ranges, op.getIteratorTypesArray()))
+    if (it == utils::IteratorType::reduction)
+      k *= r;
+  if (ShapedType::isDynamicShape(ranges) || k > (int64_t(1) << 24)) {
+    why = "its reduced extent is dynamic or not exact in f32";
+    return failure();
+  }
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  rewriter.setInsertionPoint(op);
+  auto outType = cast<RankedTensorType>(op.getResultTypes()[0]);
+  Value zero = arith::ConstantOp::create(rewriter, loc, acc,
+                                         rewriter.getFloatAttr(acc, 0.0));
+  Value kConst = arith::ConstantOp::create(
+      rewriter, loc, acc, rewriter.getFloatAttr(acc, (double)k));
+  auto newTensor = [&] {
+    return tensor::EmptyOp::create(rewriter, loc, outType.getShape(), acc);
+  };
+  // v in a new body whose first nIn arguments are op's inputs'.
+  Block *body = op.getBody();
+  auto cloneV = [&](OpBuilder &b, ValueRange args) -> Value {
+    llvm::SetVector<Operation *> ops;
+    llvm::SetVector<BlockArgument> used;
+    collectBodySlice(w.v, body, ops, used);
+    IRMapping map;
+    for (unsigned i = 0; i < nIn; ++i)
+      map.map(body->getArgument(i), args[i]);
+    for (Operation *o : ops)
+      b.clone(*o, map);
+    return map.lookupOrDefault(w.v);
+  };
+  SmallVector<AffineMap> sumMaps(maps.begin(), maps.begin() + nIn);
+  sumMaps.push_back(outMap);
+  auto sum = createGeneric(
+      rewriter, loc, op.getDpsInputs(),
+      createFillGeneric(rewriter, loc, zero, newTensor()), sumMaps,
+      op.getIteratorTypesArray(),
+      [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+        return arith::AddFOp::create(b, l, args[nIn], cloneV(b, args));
+      });
+  AffineMap id = AffineMap::getMultiDimIdentityMap(outType.getRank(), ctx);
+  SmallVector<utils::IteratorType> par(outType.getRank(),
+                                       utils::IteratorType::parallel);
+  auto mean = createGeneric(
+      rewriter, loc, ValueRange{sum.getResult(0)}, newTensor(), {id, id}, par,
+      [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+        return arith::DivFOp::create(b, l, args[0], kConst);
+      });
+  SmallVector<Value> sqIns(op.getDpsInputs());
+  sqIns.push_back(mean.getResult(0));
+  SmallVector<AffineMap> sqMaps(maps.begin(), maps.begin() + nIn);
+  sqMaps.push_back(outMap);
+  sqMaps.push_back(outMap);
+  auto sq = createGeneric(
+      rewriter, loc, sqIns, createFillGeneric(rewriter, loc, zero, newTensor()),
+      sqMaps, op.getIteratorTypesArray(),
+      [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+        Value d = arith::SubFOp::create(b, l, cloneV(b, args), args[nIn]);
+        return arith::AddFOp::create(b, l, args[nIn + 1],
+                                     arith::MulFOp::create(b, l, d, d));
+      });
+  Value count = createFillGeneric(rewriter, loc, kConst, newTensor());
+  SmallVector<Value> results(3);
+  results[w.count] = count;
+  results[w.mean] = mean.getResult(0);
+  results[w.m2] = sq.getResult(0);
+  op.emitRemark() << "Welford's recurrence over " << k
+                  << " elements computed as its count, the mean of a sum "
+                     "and a centred sum of squares";
+  rewriter.replaceOp(op, results);
+  return success();
+}
+
+namespace {
 struct MemoptCenterStatisticsPass
     : public memopt::impl::MemoptCenterStatisticsPassBase<
           MemoptCenterStatisticsPass> {
   void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    SmallVector<std::pair<linalg::GenericOp, Welford>> recurrences;
+    getOperation().walk([&](linalg::GenericOp g) {
+      if (std::optional<Welford> w = matchWelford(g))
+        recurrences.push_back({g, *w});
+    });
+    for (auto &[g, w] : recurrences) {
+      std::string why;
+      if (failed(rewriteWelford(rewriter, g, w, why)))
+        g.emitRemark("Welford's recurrence kept (a naive kernel): ") << why;
+    }
     SmallVector<Statistics> work;
     getOperation().walk([&](linalg::GenericOp g) {
       std::string why;
@@ -354,7 +548,6 @@ struct MemoptCenterStatisticsPass
                      "in a pass of its own: ")
             << why;
     });
-    IRRewriter rewriter(&getContext());
     DenseSet<Operation *> used;
     for (Statistics &st : work) {
       // A sum feeds one rewrite (a second would find it replaced).

@@ -42,6 +42,12 @@
 // OPT-NEXT:      ),
 // OPT-NEXT:      func.func(
 // BASE-NOT:        memopt-arg-reductions
+// Welford's recurrence and statistics centred per partial reassociate:
+// the optimizing pipeline only.
+// OPT-NEXT:        memopt-center-statistics
+// OPT-NEXT:      ),
+// OPT-NEXT:      func.func(
+// BASE-NOT:        memopt-center-statistics
 // CHECK-NEXT:      memopt-split-reductions
 // CHECK-NEXT:    ),
 // CHECK-NEXT:    func.func(
@@ -50,11 +56,7 @@
 // OPT-NEXT:      ),
 // OPT-NEXT:      func.func(
 // BASE-NOT:        memopt-narrow-integer-accumulators
-// Statistics centred per partial and the staging of reductions
-// reassociate: the optimizing pipeline only.
-// OPT-NEXT:        memopt-center-statistics
-// OPT-NEXT:      ),
-// OPT-NEXT:      func.func(
+// The staging of reductions reassociates: the optimizing pipeline only.
 // OPT-NEXT:        memopt-stage-reductions
 // OPT-NEXT:      ),
 // OPT-NEXT:      func.func(
@@ -65,7 +67,6 @@
 // OPT-NEXT:        memopt-approximate-math
 // OPT-NEXT:      ),
 // OPT-NEXT:      func.func(
-// BASE-NOT:        memopt-center-statistics
 // BASE-NOT:        memopt-stage-reductions
 // BASE-NOT:        memopt-approximate-math
 // OPT-NEXT:        memopt-prepare-boundary{unshare-destinations=true}

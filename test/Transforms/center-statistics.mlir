@@ -1,4 +1,5 @@
-// memopt-center-statistics: a sum and a centred sum of squares of the same
+// memopt-center-statistics: Welford recurrences become two-pass statistics;
+// a sum and a centred sum of squares of the same
 // values over loops no reshape makes adjacent come from one pass over the
 // input: per point of the largest reduced loop's partial, s_p, the centred
 // q_p and e_p; then combined over the other reduced loops.
@@ -124,4 +125,72 @@ func.func @other_values(%x: tensor<4x8x100xf32>, %m: tensor<8xf32>) -> (tensor<8
     linalg.yield %r : f32
   } -> tensor<8xf32>
   return %s, %q : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// Welford's recurrence (count, mean, M2 from zero): its count is the
+// reduced extent, its mean a sum over K, its M2 the centred sum of squares.
+// REMARK: remark: Welford's recurrence over 31 elements computed as its count, the mean of a sum and a centred sum of squares
+// CHECK-LABEL: func.func @welford
+// CHECK-DAG:     %[[K:.+]] = arith.constant 3.100000e+01 : f32
+// CHECK:         %[[S:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X:.+]] : tensor<100x31xf32>)
+// CHECK:           arith.addf
+// CHECK:         %[[M:.+]] = linalg.generic {{.*}} ins(%[[S]] : tensor<100xf32>)
+// CHECK:           arith.divf %{{.*}}, %[[K]] : f32
+// CHECK:         %[[Q:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[M]] : tensor<100x31xf32>, tensor<100xf32>)
+// CHECK:           %[[D:.+]] = arith.subf
+// CHECK:           arith.mulf %[[D]], %[[D]] : f32
+// CHECK:         %[[C:.+]] = linalg.generic {{.*}} ins(%[[K]] : f32)
+// CHECK:         return %[[C]], %[[M]], %[[Q]]
+#x = affine_map<(r, k) -> (r, k)>
+#st = affine_map<(r, k) -> (r)>
+func.func @welford(%x: tensor<100x31xf32>) -> (tensor<100xf32>, tensor<100xf32>, tensor<100xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<100xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<100xf32>) -> tensor<100xf32>
+  %w:3 = linalg.generic {indexing_maps = [#x, #st, #st, #st], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<100x31xf32>) outs(%z, %z, %z : tensor<100xf32>, tensor<100xf32>, tensor<100xf32>) {
+  ^bb0(%a: f32, %cnt: f32, %mean: f32, %m2: f32):
+    %c1 = arith.addf %cnt, %one : f32
+    %d = arith.subf %a, %mean : f32
+    %q = arith.divf %d, %c1 : f32
+    %mn = arith.addf %mean, %q : f32
+    %d2 = arith.subf %a, %mn : f32
+    %p = arith.mulf %d, %d2 : f32
+    %m2n = arith.addf %m2, %p : f32
+    linalg.yield %c1, %mn, %m2n : f32, f32, f32
+  } -> (tensor<100xf32>, tensor<100xf32>, tensor<100xf32>)
+  return %w#0, %w#1, %w#2 : tensor<100xf32>, tensor<100xf32>, tensor<100xf32>
+}
+
+// -----
+
+// A recurrence merged into running statistics (the count starts at %n0):
+// kept, with the reason.
+// REMARK: remark: Welford's recurrence kept (a naive kernel): its outputs do not all start at zero with one map and type
+// CHECK-LABEL: func.func @welford_running
+// CHECK:         linalg.generic
+// CHECK-NOT:     linalg.generic
+#x = affine_map<(r, k) -> (r, k)>
+#st = affine_map<(r, k) -> (r)>
+func.func @welford_running(%x: tensor<100x31xf32>, %n0: tensor<100xf32>) -> (tensor<100xf32>, tensor<100xf32>, tensor<100xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<100xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<100xf32>) -> tensor<100xf32>
+  %w:3 = linalg.generic {indexing_maps = [#x, #st, #st, #st], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<100x31xf32>) outs(%n0, %z, %z : tensor<100xf32>, tensor<100xf32>, tensor<100xf32>) {
+  ^bb0(%a: f32, %cnt: f32, %mean: f32, %m2: f32):
+    %c1 = arith.addf %cnt, %one : f32
+    %d = arith.subf %a, %mean : f32
+    %q = arith.divf %d, %c1 : f32
+    %mn = arith.addf %mean, %q : f32
+    %d2 = arith.subf %a, %mn : f32
+    %p = arith.mulf %d, %d2 : f32
+    %m2n = arith.addf %m2, %p : f32
+    linalg.yield %c1, %mn, %m2n : f32, f32, f32
+  } -> (tensor<100xf32>, tensor<100xf32>, tensor<100xf32>)
+  return %w#0, %w#1, %w#2 : tensor<100xf32>, tensor<100xf32>, tensor<100xf32>
 }

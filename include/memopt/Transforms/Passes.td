@@ -913,8 +913,14 @@ def MemoptCenterStatisticsPass
     K t^2] with t = s_p/K - m over the other reduced loops (an identity
     for any m; partial sums centred on their own means, as Chan, Golub
     and LeVeque combine them). A remark says what was combined; a centred
-    sum of squares over such loops that does not match says why. It
-    reassociates, so only the optimizing pipeline runs it.
+    sum of squares over such loops that does not match says why.
+    Before that, Welford's recurrence written as one reduction with three
+    outputs (count, mean, M2, each update reading the others'
+    accumulators), all three starting at zero, becomes its count (the
+    reduced extent), the mean of a sum and the centred sum of squares
+    about it: the two-pass form, at least as accurate, that row kernels
+    hold in one pass. It reassociates, so only the optimizing pipeline
+    runs it.
   }];
   let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
                            "arith::ArithDialect"];
