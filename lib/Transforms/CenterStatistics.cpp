@@ -215,21 +215,121 @@ createGeneric(OpBuilder &b, Location loc, ValueRange ins, Value init,
       });
 }
 
+/// The reduced loop of `g` of largest extent (memopt-stage-reductions'
+/// first stage).
+static unsigned getLargestReducedLoop(linalg::GenericOp g) {
+  SmallVector<int64_t> ranges = g.getStaticLoopRanges();
+  auto iters = g.getIteratorTypesArray();
+  unsigned k = ranges.size();
+  for (unsigned i = 0; i < ranges.size(); ++i)
+    if (iters[i] == utils::IteratorType::reduction &&
+        (k == ranges.size() || ranges[i] > ranges[k]))
+      k = i;
+  return k;
+}
+
+/// `g` over loop `k` split into (K / S, S): x (its first input, whose map
+/// reads loop k at one result) through a tensor.expand_shape `xs` of that
+/// dim, every other map renumbered, the body as it is.
+static linalg::GenericOp splitLoop(RewriterBase &rewriter, linalg::GenericOp g,
+                                   unsigned k, int64_t segment, Value xs) {
+  MLIRContext *ctx = g.getContext();
+  unsigned n = g.getNumLoops();
+  auto shift = [&](AffineMap m) {
+    SmallVector<AffineExpr> exprs;
+    for (AffineExpr e : m.getResults()) {
+      unsigned d = cast<AffineDimExpr>(e).getPosition();
+      exprs.push_back(getAffineDimExpr(d > k ? d + 1 : d, ctx));
+      if (d == k)
+        exprs.push_back(getAffineDimExpr(k + 1, ctx));
+    }
+    return AffineMap::get(n + 1, 0, exprs, ctx);
+  };
+  SmallVector<AffineMap> maps;
+  for (AffineMap m : g.getIndexingMapsArray())
+    maps.push_back(shift(m));
+  SmallVector<utils::IteratorType> iters = g.getIteratorTypesArray();
+  iters.insert(iters.begin() + k + 1, utils::IteratorType::reduction);
+  SmallVector<Value> ins(g.getDpsInputs());
+  ins[0] = xs;
+  auto split = linalg::GenericOp::create(rewriter, g.getLoc(),
+                                         g.getResultTypes(), ins,
+                                         g.getDpsInits(), maps, iters);
+  rewriter.cloneRegionBefore(g.getRegion(), split.getRegion(),
+                             split.getRegion().begin());
+  rewriter.replaceOp(g, split.getResults());
+  return split;
+}
+
+/// Where loop k is not x's contiguous dim (the partials interleave rows
+/// side by side, each held on chip: group norm NHWC reduces H*W = 4096 per
+/// group channel) and longer than 1024, k is split into segments of the
+/// largest divisor of K in [256, 1024] and the partials are taken per
+/// segment (Chan's combination holds for any partition): blocks then hold
+/// a segment each instead of clusters holding whole rows. Returns the loop
+/// to reduce first.
+static unsigned segmentLongStridedLoop(RewriterBase &rewriter,
+                                       Statistics &st) {
+  linalg::GenericOp sum = st.sum;
+  unsigned k = getLargestReducedLoop(sum);
+  int64_t extent = sum.getStaticLoopRanges()[k];
+  AffineMap xMap = sum.getIndexingMapsArray()[0];
+  auto xType = cast<RankedTensorType>(sum.getDpsInputs()[0].getType());
+  std::optional<unsigned> pos = xMap.getResultPosition(
+      getAffineDimExpr(k, sum.getContext()));
+  if (!pos || *pos + 1 == xMap.getNumResults() || extent <= 1024 ||
+      !xType.hasStaticShape())
+    return k;
+  int64_t segment = 0;
+  for (int64_t s = 1024; s >= 256 && segment == 0; --s)
+    if (extent % s == 0)
+      segment = s;
+  if (segment == 0)
+    return k;
+  SmallVector<int64_t> shape;
+  SmallVector<ReassociationIndices> groups;
+  for (auto [i, d] : llvm::enumerate(xType.getShape())) {
+    if (i == *pos) {
+      groups.push_back({(int64_t)shape.size(), (int64_t)shape.size() + 1});
+      shape.push_back(extent / segment);
+      shape.push_back(segment);
+      continue;
+    }
+    groups.push_back({(int64_t)shape.size()});
+    shape.push_back(d);
+  }
+  rewriter.setInsertionPoint(sum);
+  Value xs = tensor::ExpandShapeOp::create(
+      rewriter, sum.getLoc(),
+      RankedTensorType::get(shape, xType.getElementType()),
+      sum.getDpsInputs()[0], groups);
+  st.sum = splitLoop(rewriter, sum, k, segment, xs);
+  rewriter.setInsertionPoint(st.sq);
+  st.sq = splitLoop(rewriter, st.sq, k, segment, xs);
+  // (st.v lives in sq's body, now moved to the split op.)
+  st.v = Value();
+  return k + 1;
+}
+
 /// Rewrites the matched statistics (see the file comment).
-static void centerStatistics(RewriterBase &rewriter, Statistics &st) {
+static LogicalResult centerStatistics(RewriterBase &rewriter,
+                                      Statistics &st) {
+  unsigned k = segmentLongStridedLoop(rewriter, st);
+  if (!st.v) {
+    // Split: the same statistics over the split loops.
+    std::string why;
+    FailureOr<Statistics> split = matchStatistics(st.sq, why);
+    if (failed(split) || split->sum != st.sum)
+      return st.sq.emitError("memopt-center-statistics: the statistics lost "
+                             "their form when their loop was split");
+    st = *split;
+  }
   linalg::GenericOp sum = st.sum, sq = st.sq;
   Location loc = sq.getLoc();
   MLIRContext *ctx = sq.getContext();
   SmallVector<int64_t> ranges = sq.getStaticLoopRanges();
   auto iters = sq.getIteratorTypesArray();
   unsigned n = ranges.size();
-  // Loop k: the reduced loop of largest extent (memopt-stage-reductions'
-  // first stage).
-  unsigned k = n;
-  for (unsigned i = 0; i < n; ++i)
-    if (iters[i] == utils::IteratorType::reduction &&
-        (k == n || ranges[i] > ranges[k]))
-      k = i;
   Type acc = sq.getBody()->getArgument(2).getType();
   // The original fills, erased at the end where the copies replace them.
   llvm::SetVector<Operation *> fills;
@@ -346,6 +446,7 @@ static void centerStatistics(RewriterBase &rewriter, Statistics &st) {
   for (Operation *fill : fills)
     if (fill && fill->use_empty())
       rewriter.eraseOp(fill);
+  return success();
 }
 
 namespace {
@@ -553,7 +654,8 @@ struct MemoptCenterStatisticsPass
       // A sum feeds one rewrite (a second would find it replaced).
       if (!used.insert(st.sum).second)
         continue;
-      centerStatistics(rewriter, st);
+      if (failed(centerStatistics(rewriter, st)))
+        return signalPassFailure();
     }
   }
 };

@@ -91,9 +91,33 @@ static SmallVector<unsigned> getLayoutOrder(linalg::GenericOp g,
       order.push_back(d);
   for (unsigned r = 0; r < m.getNumResults(); ++r)
     order.push_back(m.getDimPosition(r));
+  bool toColumn = iters[last] == utils::IteratorType::parallel;
+  // A row form (the reduced loops a trailing run of that order) reads each
+  // row contiguously whatever order its rows come in: the parallel loops
+  // then follow the output's layout (a row sum written transposed, out[c,
+  // n] = sum_k x[n, c, k], is a row kernel storing in order). Parallel
+  // loops only: nothing reassociates.
+  unsigned numReduced = g.getNumReductionLoops();
+  bool trailing = llvm::all_of(
+      ArrayRef<unsigned>(order).take_back(numReduced),
+      [&](unsigned d) { return iters[d] == utils::IteratorType::reduction; });
+  if (!toColumn && trailing && g.getNumDpsInits() >= 1) {
+    AffineMap om = g.getMatchingIndexingMap(g.getDpsInitOperand(0));
+    if (om.isProjectedPermutation() && om.getNumResults() == n - numReduced &&
+        llvm::all_of(om.getResults(), [&](AffineExpr e) {
+          return iters[cast<AffineDimExpr>(e).getPosition()] ==
+                 utils::IteratorType::parallel;
+        })) {
+      SmallVector<unsigned> byOutput;
+      for (unsigned r = 0; r < om.getNumResults(); ++r)
+        byOutput.push_back(om.getDimPosition(r));
+      llvm::append_range(byOutput,
+                         ArrayRef<unsigned>(order).take_back(numReduced));
+      order = byOutput;
+    }
+  }
   if (llvm::equal(order, llvm::seq<unsigned>(0, n)))
     return {};
-  bool toColumn = iters[last] == utils::IteratorType::parallel;
   // From here the program walks its largest input across its contiguous
   // dim: say why when that stays. A row reduction turned into a column one
   // needs the input to itself (a run that reads it back keeps one order);
@@ -122,6 +146,15 @@ static SmallVector<unsigned> getLayoutOrder(linalg::GenericOp g,
       }
   }
   return order;
+}
+
+/// Whether `m` reads its dims in loop order (a projected permutation whose
+/// results' dims increase).
+static bool isInLoopOrder(AffineMap m) {
+  return m.isProjectedPermutation() &&
+         llvm::is_sorted(llvm::map_range(m.getResults(), [](AffineExpr e) {
+           return cast<AffineDimExpr>(e).getPosition();
+         }));
 }
 
 namespace {
@@ -157,6 +190,9 @@ struct MemoptInterchangeReductionsPass
                  utils::IteratorType::reduction;
       done->emitRemark("loops interchanged to (")
           << text << "), its largest input's layout order"
+          << (llvm::all_of(done->getIndexingMapsArray(), isInLoopOrder)
+                  ? ""
+                  : " along its rows, its output's across them")
           << (row ? ": the reduced loop now innermost (a row reduction)"
                   : ": the reduced loop now outside the contiguous parallel "
                     "loop (a column reduction)");

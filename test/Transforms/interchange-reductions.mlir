@@ -160,3 +160,26 @@ func.func @parallel_first(%x: tensor<13x200x66xf16>, %init: tensor<200xf32>) -> 
   } -> tensor<200xf32>
   return %s : tensor<200xf32>
 }
+
+// -----
+
+// A row sum written transposed, out[c, n] = sum_k x[n, c, k]: each row of x
+// is read contiguously in any order, so the parallel loops follow the
+// output (the rows walked as (c, n)); the reduced loop stays innermost.
+// CHECK-DAG: #[[X:.*]] = affine_map<(d0, d1, d2) -> (d1, d0, d2)>
+// CHECK-DAG: #[[O:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @rowsum_transposed
+// REM: interchange-reductions.mlir:[[@LINE+6]]:{{.*}} remark: loops interchanged to (d1, d0, d2), its largest input's layout order along its rows, its output's across them: the reduced loop now innermost (a row reduction)
+// CHECK: linalg.generic {indexing_maps = [#[[X]], #[[O]]], iterator_types = ["parallel", "parallel", "reduction"]}
+func.func @rowsum_transposed(%x: tensor<5x7x100xf32>) -> tensor<7x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<7x5xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<7x5xf32>) -> tensor<7x5xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, c, k) -> (n, c, k)>, affine_map<(n, c, k) -> (c, n)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : tensor<5x7x100xf32>) outs(%z : tensor<7x5xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<7x5xf32>
+  return %r : tensor<7x5xf32>
+}
