@@ -109,6 +109,21 @@ static Value getSummand(linalg::GenericOp op) {
   return v;
 }
 
+/// Clones into `b` the ops of `body` that compute `v` from its arguments,
+/// the first `args.size()` arguments mapped to `args`; returns v's clone.
+static Value cloneBodyValue(OpBuilder &b, Value v, Block *body,
+                            ValueRange args) {
+  llvm::SetVector<Operation *> ops;
+  llvm::SetVector<BlockArgument> used;
+  collectBodySlice(v, body, ops, used);
+  IRMapping map;
+  for (auto [arg, value] : llvm::zip(body->getArguments(), args))
+    map.map(arg, value);
+  for (Operation *o : ops)
+    b.clone(*o, map);
+  return map.lookupOrDefault(v);
+}
+
 namespace {
 /// A sum `sum` of v(x) and the centred sum of squares `sq` of the same
 /// v(x) about `m` (sq's second input), over the same scattered loops.
@@ -354,17 +369,10 @@ static LogicalResult centerStatistics(RewriterBase &rewriter,
         rewriter, loc, zero,
         tensor::EmptyOp::create(rewriter, loc, partialShape, acc));
   };
-  // v(x) in a new body: the ops of sq's body that compute st.v, cloned
-  // with x's element for sq's first argument.
+  // v(x) in a new body: the ops of sq's body that compute st.v (from its
+  // first argument alone), with x's element for that argument.
   auto cloneV = [&](OpBuilder &b, Value xElem) -> Value {
-    llvm::SetVector<Operation *> ops;
-    llvm::SetVector<BlockArgument> args;
-    collectBodySlice(st.v, sq.getBody(), ops, args);
-    IRMapping map;
-    map.map(sq.getBody()->getArgument(0), xElem);
-    for (Operation *o : ops)
-      b.clone(*o, map);
-    return map.lookupOrDefault(st.v);
+    return cloneBodyValue(b, st.v, sq.getBody(), ValueRange{xElem});
   };
   // s_p: sum's own body over loop k alone.
   SmallVector<AffineMap> sMaps = {xMap, pMap};
@@ -444,7 +452,7 @@ static LogicalResult centerStatistics(RewriterBase &rewriter,
                      "(Chan's formula)";
   rewriter.replaceOp(sq, qTotal.getResults());
   for (Operation *fill : fills)
-    if (fill && fill->use_empty())
+    if (fill->use_empty())
       rewriter.eraseOp(fill);
   return success();
 }
@@ -553,7 +561,7 @@ static LogicalResult rewriteWelford(RewriterBase &rewriter,
     if (it == utils::IteratorType::reduction)
       k *= r;
   if (ShapedType::isDynamicShape(ranges) || k > (int64_t(1) << 24)) {
-    why = "its reduced extent is dynamic or not exact in f32";
+    why = "its reduced extent is dynamic or above 2^24 (the count in f32)";
     return failure();
   }
   Location loc = op.getLoc();
@@ -568,17 +576,8 @@ static LogicalResult rewriteWelford(RewriterBase &rewriter,
     return tensor::EmptyOp::create(rewriter, loc, outType.getShape(), acc);
   };
   // v in a new body whose first nIn arguments are op's inputs'.
-  Block *body = op.getBody();
   auto cloneV = [&](OpBuilder &b, ValueRange args) -> Value {
-    llvm::SetVector<Operation *> ops;
-    llvm::SetVector<BlockArgument> used;
-    collectBodySlice(w.v, body, ops, used);
-    IRMapping map;
-    for (unsigned i = 0; i < nIn; ++i)
-      map.map(body->getArgument(i), args[i]);
-    for (Operation *o : ops)
-      b.clone(*o, map);
-    return map.lookupOrDefault(w.v);
+    return cloneBodyValue(b, w.v, op.getBody(), args.take_front(nIn));
   };
   SmallVector<AffineMap> sumMaps(maps.begin(), maps.begin() + nIn);
   sumMaps.push_back(outMap);
@@ -649,11 +648,24 @@ struct MemoptCenterStatisticsPass
                      "in a pass of its own: ")
             << why;
     });
+    // A sum feeds one rewrite (a second would find it replaced): the one
+    // whose centre is computed from it (its mean) first.
+    auto centredOnItsSum = [](Statistics st) {
+      Value m = st.sq.getDpsInputs()[1];
+      auto g = m.getDefiningOp<linalg::GenericOp>();
+      return g && llvm::is_contained(g.getDpsInputs(), st.sum.getResult(0));
+    };
+    llvm::stable_sort(work, [&](Statistics a, Statistics b) {
+      return centredOnItsSum(a) && !centredOnItsSum(b);
+    });
     DenseSet<Operation *> used;
     for (Statistics &st : work) {
-      // A sum feeds one rewrite (a second would find it replaced).
-      if (!used.insert(st.sum).second)
+      if (!used.insert(st.sum).second) {
+        st.sq.emitRemark("centred sum of squares over non-adjacent loops "
+                         "read in a pass of its own: its sum is combined "
+                         "with another centred sum");
         continue;
+      }
       if (failed(centerStatistics(rewriter, st)))
         return signalPassFailure();
     }

@@ -194,3 +194,51 @@ func.func @welford_running(%x: tensor<100x31xf32>, %n0: tensor<100xf32>) -> (ten
   } -> (tensor<100xf32>, tensor<100xf32>, tensor<100xf32>)
   return %w#0, %w#1, %w#2 : tensor<100xf32>, tensor<100xf32>, tensor<100xf32>
 }
+
+// -----
+
+// One sum, two centred sums (about a running mean, then about the sum's
+// own mean): the one centred on the mean takes the sum; the other says why
+// it reads x in a pass of its own.
+// REMARK: remark: two-pass statistics over non-adjacent loops in one pass: sums and centred sums of squares per point of loop 2 (40 elements)
+// REMARK: remark: centred sum of squares over non-adjacent loops read in a pass of its own: its sum is combined with another centred sum
+// CHECK-LABEL: func.func @two_centres
+// CHECK:         linalg.generic {{.*}} iterator_types = ["reduction", "parallel", "reduction"]} ins(%arg0, %arg1 : tensor<6x5x40xf32>, tensor<5xf32>)
+#x = affine_map<(n, c, h) -> (n, c, h)>
+#ch = affine_map<(n, c, h) -> (c)>
+#id = affine_map<(c) -> (c)>
+func.func @two_centres(%x: tensor<6x5x40xf32>, %rm: tensor<5xf32>) -> (tensor<5xf32>, tensor<5xf32>, tensor<5xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %inv = arith.constant 4.16666666e-03 : f32
+  %e = tensor.empty() : tensor<5xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<5xf32>) -> tensor<5xf32>
+  %sum = linalg.generic {indexing_maps = [#x, #ch], iterator_types = ["reduction", "parallel", "reduction"]}
+      ins(%x : tensor<6x5x40xf32>) outs(%z : tensor<5xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<5xf32>
+  %mean = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%sum : tensor<5xf32>) outs(%e : tensor<5xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.mulf %a, %inv : f32
+    linalg.yield %m : f32
+  } -> tensor<5xf32>
+  %sq = linalg.generic {indexing_maps = [#x, #ch, #ch], iterator_types = ["reduction", "parallel", "reduction"]}
+      ins(%x, %rm : tensor<6x5x40xf32>, tensor<5xf32>) outs(%z : tensor<5xf32>) {
+  ^bb0(%a: f32, %m: f32, %acc: f32):
+    %d = arith.subf %m, %a : f32
+    %d2 = arith.mulf %d, %d : f32
+    %s = arith.addf %d2, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<5xf32>
+  %sq2 = linalg.generic {indexing_maps = [#x, #ch, #ch], iterator_types = ["reduction", "parallel", "reduction"]}
+      ins(%x, %mean : tensor<6x5x40xf32>, tensor<5xf32>) outs(%z : tensor<5xf32>) {
+  ^bb0(%a: f32, %m: f32, %acc: f32):
+    %d = arith.subf %a, %m : f32
+    %d2 = arith.mulf %d, %d : f32
+    %s = arith.addf %d2, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<5xf32>
+  return %mean, %sq, %sq2 : tensor<5xf32>, tensor<5xf32>, tensor<5xf32>
+}

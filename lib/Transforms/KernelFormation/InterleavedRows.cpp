@@ -37,10 +37,11 @@ kf::planInterleavedRows(int64_t rowLength, int64_t rows,
   // warp's worth where the rows allow it; at least 8, a 32-byte sector of
   // 4-byte elements). Rows that no such group divides take the largest
   // whose last block's empty slots are at most an eighth of the rows
-  // (F.normalize over dim 1 of 63 x 256 x 1001: 63063 rows in groups of
-  // 32), else the one with the fewest (ConvNeXt's channels-first LayerNorm
-  // over 2 x 7 x 7 points, 98 rows: groups of 8); the slots past the last
-  // row load it again and store nothing.
+  // (F.normalize over dim 1 of 63 x 256 x 1001: 63063 rows in groups of 32;
+  // ConvNeXt's channels-first LayerNorm over 2 x 7 x 7 points, 98 rows:
+  // groups of 8), else (below about 56 rows) the one leaving the fewest
+  // empty slots, the larger on a tie (13 rows: 16); the slots past the
+  // last row load it again and store nothing.
   plan.rowsPerBlock = 0;
   for (int64_t w = warp; w >= 8; w /= 2)
     if (rows % w == 0) {
@@ -50,7 +51,7 @@ kf::planInterleavedRows(int64_t rowLength, int64_t rows,
   for (int64_t w = warp; plan.rowsPerBlock == 0 && w >= 8; w /= 2)
     if (8 * ((int64_t)llvm::alignTo(rows, w) - rows) <= rows)
       plan.rowsPerBlock = w;
-  if (plan.rowsPerBlock == 0 && rows >= 1) {
+  if (plan.rowsPerBlock == 0) {
     int64_t bestSlots = 0;
     for (int64_t w = warp; w >= 8; w /= 2) {
       int64_t slots = llvm::alignTo(rows, w);
@@ -60,7 +61,7 @@ kf::planInterleavedRows(int64_t rowLength, int64_t rows,
       }
     }
   }
-  if (plan.rowsPerBlock == 0 || rowLength < 1) {
+  if (rows < 1 || rowLength < 1) {
     why = "no rows or an empty row";
     return failure();
   }
