@@ -65,26 +65,20 @@ namespace mlir::memopt {
 using namespace mlir;
 using namespace mlir::memopt;
 
-/// Whether `a` and `b` hold the same data: the same value, or the same
-/// reshape of the same data (the frontend's repeated collapse_shape of one
-/// argument).
+/// Whether `a` and `b` hold the same data: the same value, or results of
+/// equivalent pure ops of such values (memopt-collapse-reduction-dims gives
+/// each reduction its own collapse_shape of one argument).
 static bool isSameTensor(Value a, Value b) {
   if (a == b)
     return true;
   Operation *da = a.getDefiningOp(), *db = b.getDefiningOp();
-  if (!da || !db || a.getType() != b.getType())
-    return false;
-  if (auto ca = dyn_cast<tensor::CollapseShapeOp>(da)) {
-    auto cb = dyn_cast<tensor::CollapseShapeOp>(db);
-    return cb && ca.getReassociationIndices() == cb.getReassociationIndices() &&
-           isSameTensor(ca.getSrc(), cb.getSrc());
-  }
-  if (auto ea = dyn_cast<tensor::ExpandShapeOp>(da)) {
-    auto eb = dyn_cast<tensor::ExpandShapeOp>(db);
-    return eb && ea.getReassociationIndices() == eb.getReassociationIndices() &&
-           isSameTensor(ea.getSrc(), eb.getSrc());
-  }
-  return false;
+  // (Reading something: two tensor.empty results hold no data.)
+  return da && db && da->getNumOperands() > 0 && isPure(da) && isPure(db) &&
+         OperationEquivalence::isEquivalentTo(
+             da, db,
+             [](Value x, Value y) { return success(isSameTensor(x, y)); },
+             /*markEquivalent=*/nullptr,
+             OperationEquivalence::IgnoreLocations);
 }
 
 /// Whether `t` is a fill of floating-point zero.
@@ -129,10 +123,9 @@ namespace {
 /// v(x) about `m` (sq's second input), over the same scattered loops.
 struct Statistics {
   linalg::GenericOp sum, sq;
-  /// v in sq's body: the operand of the square's subtraction from x.
+  /// v in sq's body: the operand of the square's subtraction from x (v - m
+  /// or m - v: the square is the same).
   Value v;
-  /// Whether sq's subtraction is m - v (the square is the same).
-  bool reversed = false;
 };
 } // namespace
 
@@ -158,7 +151,7 @@ static FailureOr<Statistics> matchStatistics(linalg::GenericOp sq,
   if (sub.getRhs() == mArg)
     st.v = sub.getLhs();
   else if (sub.getLhs() == mArg)
-    st.v = sub.getRhs(), st.reversed = true;
+    st.v = sub.getRhs();
   else
     return failure();
   if (isComputedFrom(st.v, mArg, sq) || !isComputedFrom(st.v, xArg, sq))
@@ -247,7 +240,7 @@ static unsigned getLargestReducedLoop(linalg::GenericOp g) {
 /// reads loop k at one result) through a tensor.expand_shape `xs` of that
 /// dim, every other map renumbered, the body as it is.
 static linalg::GenericOp splitLoop(RewriterBase &rewriter, linalg::GenericOp g,
-                                   unsigned k, int64_t segment, Value xs) {
+                                   unsigned k, Value xs) {
   MLIRContext *ctx = g.getContext();
   unsigned n = g.getNumLoops();
   auto shift = [&](AffineMap m) {
@@ -289,11 +282,9 @@ static unsigned segmentLongStridedLoop(RewriterBase &rewriter,
   unsigned k = getLargestReducedLoop(sum);
   int64_t extent = sum.getStaticLoopRanges()[k];
   AffineMap xMap = sum.getIndexingMapsArray()[0];
-  auto xType = cast<RankedTensorType>(sum.getDpsInputs()[0].getType());
   std::optional<unsigned> pos = xMap.getResultPosition(
       getAffineDimExpr(k, sum.getContext()));
-  if (!pos || *pos + 1 == xMap.getNumResults() || extent <= 1024 ||
-      !xType.hasStaticShape())
+  if (!pos || *pos + 1 == xMap.getNumResults() || extent <= 1024)
     return k;
   int64_t segment = 0;
   for (int64_t s = 1024; s >= 256 && segment == 0; --s)
@@ -301,26 +292,12 @@ static unsigned segmentLongStridedLoop(RewriterBase &rewriter,
       segment = s;
   if (segment == 0)
     return k;
-  SmallVector<int64_t> shape;
-  SmallVector<ReassociationIndices> groups;
-  for (auto [i, d] : llvm::enumerate(xType.getShape())) {
-    if (i == *pos) {
-      groups.push_back({(int64_t)shape.size(), (int64_t)shape.size() + 1});
-      shape.push_back(extent / segment);
-      shape.push_back(segment);
-      continue;
-    }
-    groups.push_back({(int64_t)shape.size()});
-    shape.push_back(d);
-  }
   rewriter.setInsertionPoint(sum);
-  Value xs = tensor::ExpandShapeOp::create(
-      rewriter, sum.getLoc(),
-      RankedTensorType::get(shape, xType.getElementType()),
-      sum.getDpsInputs()[0], groups);
-  st.sum = splitLoop(rewriter, sum, k, segment, xs);
+  Value xs =
+      expandDim(rewriter, sum.getLoc(), sum.getDpsInputs()[0], *pos, segment);
+  st.sum = splitLoop(rewriter, sum, k, xs);
   rewriter.setInsertionPoint(st.sq);
-  st.sq = splitLoop(rewriter, st.sq, k, segment, xs);
+  st.sq = splitLoop(rewriter, st.sq, k, xs);
   // (st.v lives in sq's body, now moved to the split op.)
   st.v = Value();
   return k + 1;
@@ -343,7 +320,6 @@ static LogicalResult centerStatistics(RewriterBase &rewriter,
   Location loc = sq.getLoc();
   MLIRContext *ctx = sq.getContext();
   SmallVector<int64_t> ranges = sq.getStaticLoopRanges();
-  auto iters = sq.getIteratorTypesArray();
   unsigned n = ranges.size();
   Type acc = sq.getBody()->getArgument(2).getType();
   // The original fills, erased at the end where the copies replace them.
@@ -355,7 +331,8 @@ static LogicalResult centerStatistics(RewriterBase &rewriter,
   Value x = sum.getDpsInputs()[0];
   AffineMap xMap = sq.getIndexingMapsArray()[0];
   AffineMap outMap = sq.getIndexingMapsArray()[2];
-  auto [partialShape, pMap] = getPartialWithoutLoop(ranges, k, ctx);
+  LoopPartial partial = getLoopPartial(sq, k);
+  AffineMap pMap = partial.map;
   SmallVector<utils::IteratorType> iters1(n, utils::IteratorType::parallel);
   iters1[k] = utils::IteratorType::reduction;
   // Before the sum: x and every partial's inputs are defined there.
@@ -367,7 +344,7 @@ static LogicalResult centerStatistics(RewriterBase &rewriter,
   auto newPartial = [&] {
     return createFillGeneric(
         rewriter, loc, zero,
-        tensor::EmptyOp::create(rewriter, loc, partialShape, acc));
+        tensor::EmptyOp::create(rewriter, loc, partial.shape, acc));
   };
   // v(x) in a new body: the ops of sq's body that compute st.v (from its
   // first argument alone), with x's element for that argument.
@@ -400,25 +377,15 @@ static LogicalResult centerStatistics(RewriterBase &rewriter,
   Value qPart = centred(true).getResult(0);
   Value ePart = centred(false).getResult(0);
   // The combines over the other reduced loops, in the partials' loops.
-  SmallVector<utils::IteratorType> iters2;
-  for (unsigned i = 0; i < n; ++i)
-    if (i != k)
-      iters2.push_back(iters[i]);
-  SmallVector<AffineExpr> outExprs;
-  for (AffineExpr e : outMap.getResults()) {
-    unsigned d = cast<AffineDimExpr>(e).getPosition();
-    outExprs.push_back(getAffineDimExpr(d < k ? d : d - 1, ctx));
-  }
+  ArrayRef<utils::IteratorType> iters2 = partial.restIterators;
   AffineMap id2 = AffineMap::getMultiDimIdentityMap(n - 1, ctx);
-  AffineMap out2 = AffineMap::get(n - 1, 0, outExprs, ctx);
+  AffineMap out2 = partial.dropLoop(outMap);
   // Each combine seeded by its own copy of its fill, just before it
   // (kernel formation folds a fill there into the reduction).
   auto freshInit = [&](Value init) -> Value {
-    Operation *fill = init.getDefiningOp();
-    if (!fill || !getFillConstant(init))
+    if (!getFillConstant(init))
       return init;
-    Value copy = rewriter.clone(*fill)->getResult(0);
-    return copy;
+    return rewriter.clone(*init.getDefiningOp())->getResult(0);
   };
   auto sTotal = createGeneric(
       rewriter, loc, ValueRange{sPart}, freshInit(sum.getDpsInits()[0]),
@@ -520,10 +487,10 @@ static std::optional<Welford> matchWelford(linalg::GenericOp op) {
       if (!d2 || d2.getLhs() != v || d2.getRhs() != yields[m])
         continue;
       // v from the inputs alone.
-      bool fromAcc = false;
-      for (unsigned i = 0; i < 3; ++i)
-        fromAcc |= isComputedFrom(v, body->getArgument(nIn + i), op);
-      if (fromAcc)
+      if (llvm::any_of(body->getArguments().drop_front(nIn),
+                       [&](BlockArgument acc) {
+                         return isComputedFrom(v, acc, op);
+                       }))
         return std::nullopt;
       return Welford{c, m, q, v};
     }

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TensorUtils.h"
 #include "memopt/Transforms/Passes.h"
 #include "memopt/Transforms/Transforms.h"
 
@@ -147,22 +148,7 @@ rewriteReader(linalg::GenericOp generic, ArrayRef<PackedRead> reads) {
     newMaps.push_back(AffineMap::get(newLoops, 0, results, ctx));
     Value v = operand.get();
     if (pos) {
-      auto type = cast<RankedTensorType>(v.getType());
-      SmallVector<int64_t> shape;
-      SmallVector<ReassociationIndices> reassoc;
-      for (auto [p, s] : llvm::enumerate(type.getShape())) {
-        if (p == *pos) {
-          reassoc.push_back({(int64_t)shape.size(), (int64_t)shape.size() + 1});
-          shape.push_back(s / factor);
-          shape.push_back(factor);
-          continue;
-        }
-        reassoc.push_back({(int64_t)shape.size()});
-        shape.push_back(s);
-      }
-      v = tensor::ExpandShapeOp::create(
-          b, loc, RankedTensorType::get(shape, type.getElementType()), v,
-          reassoc);
+      v = expandDim(b, loc, v, *pos, factor);
       expandedAt[n] = *pos;
     }
     operands.push_back(v);

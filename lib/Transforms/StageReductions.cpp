@@ -66,13 +66,13 @@ static linalg::GenericOp stageOnce(RewriterBase &rewriter, linalg::GenericOp g,
   rewriter.setInsertionPoint(g);
   // Stage 1: the op's loops, only `first` reduced; the partial is indexed
   // by every other loop.
-  auto [partialShape, partialMap] = getPartialWithoutLoop(ranges, first, ctx);
+  LoopPartial partial = getLoopPartial(g, first);
   Value identity = arith::getIdentityValue(kind, elt, rewriter, loc);
   Value init = createFillGeneric(
       rewriter, loc, identity,
-      tensor::EmptyOp::create(rewriter, loc, partialShape, elt));
+      tensor::EmptyOp::create(rewriter, loc, partial.shape, elt));
   SmallVector<AffineMap> maps1 = g.getIndexingMapsArray();
-  maps1.back() = partialMap;
+  maps1.back() = partial.map;
   SmallVector<utils::IteratorType> iters1(n, utils::IteratorType::parallel);
   iters1[first] = utils::IteratorType::reduction;
   auto stage1 = linalg::GenericOp::create(
@@ -82,22 +82,13 @@ static linalg::GenericOp stageOnce(RewriterBase &rewriter, linalg::GenericOp g,
                              stage1.getRegion().begin());
   // Stage 2: the partial's loops (`first` dropped), combined into the
   // output through the combiner alone.
-  SmallVector<utils::IteratorType> iters2;
-  for (auto [i, it] : llvm::enumerate(g.getIteratorTypesArray()))
-    if (i != first)
-      iters2.push_back(it);
-  AffineMap outMap = g.getMatchingIndexingMap(&out);
-  SmallVector<AffineExpr> outExprs;
-  for (AffineExpr e : outMap.getResults()) {
-    unsigned d = cast<AffineDimExpr>(e).getPosition();
-    outExprs.push_back(getAffineDimExpr(d < first ? d : d - 1, ctx));
-  }
   SmallVector<AffineMap> maps2 = {
       AffineMap::getMultiDimIdentityMap(n - 1, ctx),
-      AffineMap::get(n - 1, 0, outExprs, ctx)};
+      partial.dropLoop(g.getMatchingIndexingMap(&out))};
   auto stage2 = linalg::GenericOp::create(
       rewriter, loc, g.getResultTypes(), ValueRange{stage1.getResult(0)},
-      ValueRange{out.get()}, maps2, iters2, getCombinerBodyBuilder(g));
+      ValueRange{out.get()}, maps2, partial.restIterators,
+      getCombinerBodyBuilder(g));
   rewriter.replaceOp(g, stage2.getResults());
   return stage2;
 }

@@ -244,15 +244,44 @@ Value mlir::memopt::createFillGeneric(RewriterBase &rewriter, Location loc,
   return g->getNumResults() ? g->getResult(0) : Value();
 }
 
-std::pair<SmallVector<int64_t>, AffineMap>
-mlir::memopt::getPartialWithoutLoop(ArrayRef<int64_t> ranges, unsigned k,
-                                    MLIRContext *ctx) {
-  SmallVector<int64_t> shape;
+mlir::memopt::LoopPartial mlir::memopt::getLoopPartial(linalg::GenericOp g, unsigned k) {
+  LoopPartial p;
+  p.k = k;
+  MLIRContext *ctx = g.getContext();
   SmallVector<AffineExpr> exprs;
-  for (auto [i, r] : llvm::enumerate(ranges))
-    if (i != k) {
-      shape.push_back(r);
-      exprs.push_back(getAffineDimExpr(i, ctx));
+  for (auto [i, r, it] : llvm::enumerate(g.getStaticLoopRanges(),
+                                         g.getIteratorTypesArray())) {
+    if (i == k)
+      continue;
+    p.shape.push_back(r);
+    exprs.push_back(getAffineDimExpr(i, ctx));
+    p.restIterators.push_back(it);
+  }
+  p.map = AffineMap::get(g.getNumLoops(), 0, exprs, ctx);
+  return p;
+}
+
+AffineMap mlir::memopt::LoopPartial::dropLoop(AffineMap m) const {
+  llvm::SmallBitVector drop(m.getNumDims());
+  drop.set(k);
+  return compressDims(m, drop);
+}
+
+Value mlir::memopt::expandDim(OpBuilder &b, Location loc, Value t,
+                              unsigned pos, int64_t inner) {
+  auto type = cast<RankedTensorType>(t.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<ReassociationIndices> reassoc;
+  for (auto [p, s] : llvm::enumerate(type.getShape())) {
+    if (p == pos) {
+      reassoc.push_back({(int64_t)shape.size(), (int64_t)shape.size() + 1});
+      shape.push_back(s / inner);
+      shape.push_back(inner);
+      continue;
     }
-  return {shape, AffineMap::get(ranges.size(), 0, exprs, ctx)};
+    reassoc.push_back({(int64_t)shape.size()});
+    shape.push_back(s);
+  }
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), t, reassoc);
 }

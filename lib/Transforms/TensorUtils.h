@@ -98,11 +98,25 @@ bool isPlainReduction(linalg::GenericOp op) {
 Value createFillGeneric(RewriterBase &rewriter, Location loc, Value value,
                         Value init);
 
-/// The shape of a partial of a reduction over loops of `ranges` with loop
-/// `k` reduced first (every other loop's extent), and its map from those
-/// loops.
-std::pair<SmallVector<int64_t>, AffineMap>
-getPartialWithoutLoop(ArrayRef<int64_t> ranges, unsigned k, MLIRContext *ctx);
+/// The partial of reduction `g` with its loop `k` reduced first: indexed by
+/// every other loop, then combined over the other loops.
+struct LoopPartial {
+  unsigned k;
+  /// Every loop's extent but k's.
+  SmallVector<int64_t> shape;
+  /// From g's loops to the partial.
+  AffineMap map;
+  /// g's iterator types but k's: the combine's.
+  SmallVector<utils::IteratorType> restIterators;
+  /// `m` (which does not read loop k) over the combine's loops.
+  AffineMap dropLoop(AffineMap m) const;
+};
+LoopPartial getLoopPartial(linalg::GenericOp g, unsigned k);
+
+/// `t` with its dim `pos` split into (size / inner, inner) by a
+/// tensor.expand_shape.
+Value expandDim(OpBuilder &b, Location loc, Value t, unsigned pos,
+                int64_t inner);
 
 /// A body builder `yield comb(partial, acc)` with the combiner of
 /// single-output reduction `g` (matchCombiner: the one user of its

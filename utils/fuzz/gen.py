@@ -1233,6 +1233,19 @@ class Gen(object):
                 return tuple(shape)
         return tuple([2] * rank)
 
+    def reduction_input(self):
+        """The input of a general reduction: a rank-2..4 value of the
+        program, or a new argument."""
+        r = self.r
+        rank = r.choice([2, 3, 3, 4, 4])
+        x = None
+        if r.random() < 0.4:
+            x = self.pick_float_val((rank,), min_elems=16)
+        if x is None:
+            x = self.new_arg(self.pick_shape(rank))
+        x.uses += 1
+        return x
+
     def op_general_reduction(self):
         """One linalg.generic reducing any non-empty set of loops of a rank-2..4
         value, as frontends write it: the input read through a permuted map
@@ -1244,13 +1257,7 @@ class Gen(object):
         back through the same projection (group norm, instance norm, batch
         norm over all dims but one)."""
         r = self.r
-        rank = r.choice([2, 3, 3, 4, 4])
-        x = None
-        if r.random() < 0.4:
-            x = self.pick_float_val((rank,), min_elems=16)
-        if x is None:
-            x = self.new_arg(self.pick_shape(rank))
-        x.uses += 1
+        x = self.reduction_input()
         rank = len(x.shape)
         # loop l of the generic indexes tensor dim perm_inv[l]; the input map
         # is (d...) -> (d_perm[0], ..., d_perm[rank-1])
@@ -1382,13 +1389,7 @@ class Gen(object):
         sometimes x is normalized by the two (batch norm over all dims but
         the channel, group norm NHWC, a variance over dims 0 and 2)."""
         r = self.r
-        rank = r.choice([2, 3, 3, 4, 4])
-        x = None
-        if r.random() < 0.4:
-            x = self.pick_float_val((rank,), min_elems=16)
-        if x is None:
-            x = self.new_arg(self.pick_shape(rank))
-        x.uses += 1
+        x = self.reduction_input()
         rank = len(x.shape)
         if rank >= 3 and r.random() < 0.6:
             # reduced dims no reshape makes adjacent

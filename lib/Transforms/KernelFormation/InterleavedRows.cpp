@@ -33,6 +33,10 @@ kf::planInterleavedRows(int64_t rowLength, int64_t rows,
                         const KernelTargetInfo &target, std::string &why) {
   int64_t warp = target.warpSize;
   InterleavedRowPlan plan;
+  if (rows < 1 || rowLength < 1) {
+    why = "no rows or an empty row";
+    return failure();
+  }
   // Rows side by side: a warp reads `rowsPerBlock` consecutive rows (a
   // warp's worth where the rows allow it; at least 8, a 32-byte sector of
   // 4-byte elements). Rows that no such group divides take the largest
@@ -60,10 +64,6 @@ kf::planInterleavedRows(int64_t rowLength, int64_t rows,
         bestSlots = slots;
       }
     }
-  }
-  if (rows < 1 || rowLength < 1) {
-    why = "no rows or an empty row";
-    return failure();
   }
   int64_t w = plan.rowsPerBlock;
   // Threads per row: whole warps per block.

@@ -559,12 +559,11 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
         b, loc, leader,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, cluster.rank,
                               cIdx(b, loc, 0)));
-  if (rowValid) {
+  {
     OpBuilder::InsertionGuard guard(b);
-    auto ifOp = scf::IfOp::create(b, loc, rowValid, false);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    storeResults(b, st, group, numChunks, leader);
-  } else {
+    if (rowValid)
+      b.setInsertionPointToStart(
+          &scf::IfOp::create(b, loc, rowValid, false).getThenRegion().front());
     storeResults(b, st, group, numChunks, leader);
   }
   bool rowResults = llvm::any_of(group.written, [&](auto &entry) {
