@@ -557,6 +557,27 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
   // Values that cross a phase boundary (or that a loop run around phases
   // reads) live in per-thread slots.
   DenseMap<Value, Value> slots;
+  // A view of a buffer from outside the kernel, through other such views
+  // (a flat view of a transposed one), the same for every thread.
+  std::function<bool(Value)> isOutsideView = [&](Value v) {
+    if (!launch.getBody().isAncestor(v.getParentRegion()))
+      return true;
+    Operation *def = v.getDefiningOp();
+    return isa_and_nonnull<memref::ReinterpretCastOp, memref::CollapseShapeOp,
+                           memref::ExpandShapeOp, memref::CastOp,
+                           memref::TransposeOp>(def) &&
+           llvm::all_of(def->getOperands(), isOutsideView);
+  };
+  std::function<void(Value)> rebuildView = [&](Value v) {
+    if (!launch.getBody().isAncestor(v.getParentRegion()) || map.contains(v))
+      return;
+    Operation *def = v.getDefiningOp();
+    for (Value operand : def->getOperands())
+      rebuildView(operand);
+    Operation *clone = rewriter.clone(*def, map);
+    for (auto [from, to] : llvm::zip(def->getResults(), clone->getResults()))
+      map.map(from, to);
+  };
   for (auto [i, phase] : llvm::enumerate(phases))
     for (Operation *op : phase)
       for (Value res : op->getResults()) {
@@ -569,14 +590,8 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
         Type et = res.getType();
         // A view of a buffer from outside the kernel (the same for every
         // thread) is rebuilt once before the grid loops.
-        if (isa<MemRefType>(et) &&
-            isa<memref::ReinterpretCastOp, memref::CollapseShapeOp,
-                memref::ExpandShapeOp, memref::CastOp, memref::TransposeOp>(op) &&
-            llvm::all_of(op->getOperands(), [&](Value v) {
-              return !launch.getBody().isAncestor(v.getParentRegion());
-            })) {
-          map.map(res, rewriter.clone(*op, map)->getResult(
-                           cast<OpResult>(res).getResultNumber()));
+        if (isa<MemRefType>(et) && isOutsideView(res)) {
+          rebuildView(res);
           continue;
         }
         if (!et.isIntOrIndexOrFloat() && !isa<VectorType>(et))

@@ -634,3 +634,20 @@ func.func @f(%x: memref<512x96xf32>, %y: memref<96xf32>) {
   }
   return
 }
+
+// -----
+
+// Interleaved rows four to a thread where the last outer dim (30 points)
+// is not a multiple of four: a thread's rows would cross into the next
+// outer point.
+func.func @f(%x: memref<64x30xf32, strided<[1, 64]>>, %y: memref<30xf32>) {
+  // expected-error @+1 {{interleaved rows take a vector (rows a thread) that is a power of two dividing rows_per_block and the last outer dim's 30 points}}
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 32, chunks = 2, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false, rows_per_block = 8, interleaved = true>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<64x30xf32, strided<[1, 64]>>) outs(%y : memref<30xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %s = arith.addf %a, %acc : f32
+      linalg.yield %s : f32
+    }
+  }
+  return
+}

@@ -19,7 +19,7 @@
 // CHECK:         linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[XT]], %[[MX]] : {{.*}}) outs(%[[EX]] : memref<64x300xf32>)
 // CHECK:         linalg.generic {{.*}} ins(%[[EX]], %{{.*}} : memref<64x300xf32>, memref<64xf32>) outs(%[[YT]] : memref<64x300xf32, strided<[1, 64]>>)
 // PLAN-LABEL: func.func @sm0
-// PLAN:         memopt.kernel_group attributes {strategy = #memopt.row<vector = 1, shifted = false, threads = 32, chunks = 10, cluster = 1, {{.*}}rows_per_block = 32, interleaved = true>}
+// PLAN:         memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 40, chunks = 8, cluster = 1, {{.*}}rows_per_block = 32, interleaved = true>}
 // PLAN-NOT:     memopt.kernel_group
 // PLAN:         return
 #id = affine_map<(d0, d1) -> (d0, d1)>
@@ -76,7 +76,7 @@ func.func @sm0(%arg0: memref<300x64xf32>, %arg1: memref<300x64xf32>) {
 // CHECK:         iterator_types = ["parallel", "parallel", "reduction"]
 // CHECK:         iterator_types = ["parallel", "parallel", "parallel"]
 // PLAN-LABEL: func.func @center1
-// PLAN:         #memopt.row<vector = 1, {{.*}}rows_per_block = 16, interleaved = true>
+// PLAN:         #memopt.row<vector = 4, {{.*}}rows_per_block = 16, interleaved = true>
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #r3 = affine_map<(d0, d1, d2) -> (d0, d2)>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>

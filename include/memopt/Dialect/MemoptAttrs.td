@@ -97,8 +97,13 @@ def Memopt_RowStrategyAttr : Memopt_Attr<"RowStrategy", "row"> {
     t mod rows_per_block = r (`threads` of them per row), so that a warp
     reads consecutive rows: the layout of a normalization over a loop that
     is not the innermost (softmax over dim 0), interchanged so that the
-    rows are the contiguous dim. Vector 1, no shifted chunks, no staging,
-    no online softmax; clusters split the rows as usual.
+    rows are the contiguous dim. There `vector` is the number of adjacent
+    rows each thread holds (rows (t mod (rows_per_block / vector)) *
+    vector + k of the block, k < vector, held by the threads t / (
+    rows_per_block / vector)): every access along the rows is one aligned
+    vector across them, one element of each row at a time along the row;
+    it divides rows_per_block and the last outer dim. No shifted chunks,
+    no staging, no online softmax; clusters split the rows as usual.
     `column_partials` above 0 (default 0, not printed then): the group ends
     with reductions over its rows (column reductions of the same inputs:
     LayerNorm backward's dgamma and dbeta beside dx); that many blocks walk

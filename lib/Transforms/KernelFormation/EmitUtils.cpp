@@ -40,6 +40,20 @@ bool kf::isRowShaped(Value v, AffineMap map, const EmitState &st) {
 
 Value kf::createFlatView(OpBuilder &b, Location loc, Value v) {
   auto mt = cast<MemRefType>(v.getType());
+  if (!mt.getLayout().isIdentity()) {
+    // Element (i...) at sum i_k * stride_k of a view from the same offset.
+    auto [strides, offset] = mt.getStridesAndOffset();
+    int64_t span = 1;
+    for (auto [size, stride] : llvm::zip(mt.getShape(), strides))
+      span += (size - 1) * stride;
+    auto flatType = MemRefType::get(
+        {span}, mt.getElementType(),
+        StridedLayoutAttr::get(b.getContext(), offset, {1}),
+        mt.getMemorySpace());
+    return memref::ReinterpretCastOp::create(b, loc, flatType, v, offset,
+                                             ArrayRef<int64_t>{span},
+                                             ArrayRef<int64_t>{1});
+  }
   if (mt.getRank() == 1)
     return v;
   // A reinterpret_cast rather than collapse_shape: the GPU lowering turns
@@ -49,6 +63,20 @@ Value kf::createFlatView(OpBuilder &b, Location loc, Value v) {
   return memref::ReinterpretCastOp::create(
       b, loc, flatType, v, /*offset=*/0,
       ArrayRef<int64_t>{mt.getNumElements()}, ArrayRef<int64_t>{1});
+}
+
+Value kf::getFlatIndex(OpBuilder &b, Location loc, MemRefType t,
+                       ValueRange idx) {
+  auto [strides, offset] = t.getStridesAndOffset();
+  Value flat;
+  for (auto [i, stride] : llvm::zip(idx, strides)) {
+    Value term = stride == 1 ? i
+                             : arith::MulIOp::create(b, loc, i,
+                                                     cIdx(b, loc, stride))
+                                   .getResult();
+    flat = flat ? arith::AddIOp::create(b, loc, flat, term).getResult() : term;
+  }
+  return flat ? flat : cIdx(b, loc, 0);
 }
 
 Value kf::getFlatView(OpBuilder &b, EmitState &st, Value v) {
@@ -75,6 +103,87 @@ SmallVector<Value> kf::loadLanes(OpBuilder &b, Location loc, Value memref,
   return lanes;
 }
 
+AcrossRowsAccess kf::getAcrossRowsAccess(Value v, AffineMap map,
+                                         unsigned numLoops, int64_t count) {
+  AcrossRowsAccess access;
+  if (numLoops < 2 || !map.isFunctionOfDim(numLoops - 2)) {
+    access.kind = AcrossRowsAccess::Same;
+    return access;
+  }
+  auto mt = dyn_cast<MemRefType>(v.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!mt || failed(mt.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) || offset % count != 0)
+    return access;
+  std::optional<unsigned> dim;
+  for (auto [i, e] : llvm::enumerate(map.getResults())) {
+    auto d = dyn_cast<AffineDimExpr>(e);
+    if (d && d.getPosition() == numLoops - 2 && !dim) {
+      dim = i;
+      continue;
+    }
+    if (e.isFunctionOfDim(numLoops - 2) || ShapedType::isDynamic(strides[i]) ||
+        strides[i] % count != 0)
+      return access;
+  }
+  if (!dim || strides[*dim] != 1)
+    return access;
+  access.kind = AcrossRowsAccess::Vector;
+  access.dim = *dim;
+  return access;
+}
+
+/// The lanes of operand `operand` for every replica of `st.replicas`, one
+/// load serving all of them (see RowReplicas), or none where the access
+/// goes element by element.
+static SmallVector<SmallVector<Value>>
+loadAcrossRows(OpBuilder &b, EmitState &st, linalg::GenericOp op,
+               OpOperand &operand, unsigned numChunks) {
+  unsigned count = st.replicas->count;
+  Value v = operand.get();
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  unsigned nLoops = op.getNumLoops();
+  AcrossRowsAccess access = getAcrossRowsAccess(v, map, nLoops, count);
+  if (access.kind == AcrossRowsAccess::Scalar || st.shifted || st.vec != 1 ||
+      st.stagedChunk)
+    return {};
+  if (access.kind == AcrossRowsAccess::Same)
+    return SmallVector<SmallVector<Value>>(
+        count,
+        loadOperandUncached(b, st, op, operand, RowRole::Vector, numChunks));
+  Location loc = st.loc;
+  // Element (first + r, j) of the rows: lane r of the vector at row `first`.
+  bool usesInner = map.isFunctionOfDim(nLoops - 1);
+  SmallVector<SmallVector<Value>> lanes(count);
+  for (unsigned c = 0; c < numChunks; ++c) {
+    if (!usesInner && c > 0) {
+      for (unsigned r = 0; r < count; ++r) {
+        Value first = lanes[r].front();
+        lanes[r].push_back(first);
+      }
+      continue;
+    }
+    Value base = usesInner ? st.chunkBase[c] : cIdx(b, loc, 0);
+    if (usesInner && st.chunkValid[c]) // Out-of-row chunks read element 0.
+      base = arith::SelectOp::create(b, loc, st.chunkValid[c], base,
+                                     cIdx(b, loc, 0));
+    SmallVector<Value> ivs(st.outerIds);
+    ivs.push_back(base);
+    SmallVector<Value> idx = expandIndices(b, loc, map, ivs);
+    if (st.replica != 0)
+      idx[access.dim] = arith::SubIOp::create(b, loc, idx[access.dim],
+                                              cIdx(b, loc, st.replica));
+    SmallVector<Value> across =
+        loadLanes(b, loc, getFlatView(b, st, v),
+                  {getFlatIndex(b, loc, cast<MemRefType>(v.getType()), idx)},
+                  count);
+    for (unsigned r = 0; r < count; ++r)
+      lanes[r].push_back(across[r]);
+  }
+  return lanes;
+}
+
 SmallVector<Value> kf::loadOperand(OpBuilder &b, EmitState &st,
                                    linalg::GenericOp op, OpOperand &operand,
                                    RowRole role, unsigned numChunks) {
@@ -89,6 +198,15 @@ SmallVector<Value> kf::loadOperand(OpBuilder &b, EmitState &st,
     auto it = st.loadCache.find(key);
     if (it != st.loadCache.end())
       return it->second;
+    if (st.replicas && role != RowRole::Scalar) {
+      SmallVector<SmallVector<Value>> &shared = st.replicas->loads[key];
+      if (shared.empty())
+        shared = loadAcrossRows(b, st, op, operand, numChunks);
+      if (!shared.empty()) {
+        st.loadCache[key] = shared[st.replica];
+        return shared[st.replica];
+      }
+    }
     SmallVector<Value> lanes =
         loadOperandUncached(b, st, op, operand, role, numChunks);
     st.loadCache[key] = lanes;

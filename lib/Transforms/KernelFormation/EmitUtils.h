@@ -27,6 +27,8 @@ namespace mlir::memopt::kf {
 /// An index constant.
 Value cIdx(OpBuilder &b, Location loc, int64_t v);
 
+struct RowReplicas;
+
 /// Per-thread state while emitting a row or elementwise kernel.
 struct EmitState {
   explicit EmitState(Location loc) : loc(loc) {}
@@ -84,7 +86,38 @@ struct EmitState {
   DenseMap<Operation *, SmallVector<Value>> columnAcc;
   Value columnShared, columnSlot;
   DenseMap<Operation *, unsigned> columnIndex;
+  /// Interleaved rows held several to a thread (see RowReplicas): this
+  /// state's row among them, and what they share (null: one row).
+  unsigned replica = 0;
+  RowReplicas *replicas = nullptr;
 };
+
+/// Interleaved rows held `count` to a thread: rows first + r, r < count, of
+/// one block, `first` a multiple of `count` and the rows differing in the
+/// last outer dim alone (its extent a multiple of `count`), each with its
+/// own EmitState. Their loads are shared: an access whose element does not
+/// depend on the row is loaded once for all of them, one along the rows'
+/// contiguous dim is one `count`-element vector whose lane r is row r's
+/// (see getAcrossRowsAccess).
+struct RowReplicas {
+  unsigned count = 1;
+  /// Each replica's lanes, by (memref, map, role) as EmitState::loadCache.
+  DenseMap<std::tuple<Value, AffineMap, int>, SmallVector<SmallVector<Value>>>
+      loads;
+};
+
+/// How the rows of a RowReplicas see an access of `v` through `map` by an
+/// op of `numLoops` loops (outer loops, then the inner one): the same
+/// element for every row (`map` does not read the last outer loop), one
+/// aligned `count`-element vector across the rows (`dim`: the dim the last
+/// outer loop alone indexes, stride 1, every other stride and the offset
+/// multiples of `count`), or element by element.
+struct AcrossRowsAccess {
+  enum Kind { Same, Vector, Scalar } kind = Scalar;
+  unsigned dim = 0;
+};
+AcrossRowsAccess getAcrossRowsAccess(Value v, AffineMap map,
+                                     unsigned numLoops, int64_t count);
 
 /// Which results storeResults stores.
 enum class StoreKind { All, RowVectors, RowScalars };
@@ -140,9 +173,14 @@ struct StagedInput {
 /// order, so that element (row, j) sits at flat index row * inner + j.
 bool isRowShaped(Value v, AffineMap map, const EmitState &st);
 
-/// A static identity-layout memref `v` seen as one dimension (`v` itself
-/// when it has one).
+/// A static memref `v` seen as one dimension (`v` itself when it has one
+/// and an identity layout): its elements in memory order, element (i...)
+/// of `v` at getFlatIndex (for a strided layout, the span from its offset).
 Value createFlatView(OpBuilder &b, Location loc, Value v);
+
+/// The index in createFlatView's view of element `idx` of a memref of type
+/// `t` (sum of idx_k * stride_k).
+Value getFlatIndex(OpBuilder &b, Location loc, MemRefType t, ValueRange idx);
 
 /// `v` seen as one dimension (created once, at the first use, at the
 /// kernel's entry).
@@ -285,6 +323,28 @@ Value interleavedRowReduce(OpBuilder &b, Location loc, Value partial,
                            arith::AtomicRMWKind kind, int64_t lanes,
                            Value lane, Value rowInBlock, Value smem,
                            unsigned slot, const RowCluster &cluster);
+
+/// interleavedRowReduce for the `partials.size()` rows a thread holds
+/// (RowReplicas: rows rowInBlock + r of the block, `quads` = rowsPerBlock /
+/// that count threads across the block's rows, thread lane * quads +
+/// rowInBlock / count): each row's partials are combined first within
+/// the warp (shuffles between the lanes holding it), then across the warps
+/// in warp order through `smem` [slots][warps][rowsPerBlock] (none with
+/// one warp), then over the cluster in rank order; every thread of a row
+/// gets the same bits.
+SmallVector<Value> interleavedRowReduceMany(
+    OpBuilder &b, Location loc, ArrayRef<Value> partials,
+    arith::AtomicRMWKind kind, int64_t lanes, Value lane, Value rowInBlock,
+    int64_t quads, unsigned warpSize, Value smem, unsigned slot,
+    const RowCluster &cluster);
+
+/// storeResults for the replicas `sts` of one thread's rows (RowReplicas):
+/// a row-shaped result laid out along the rows' contiguous dim is one
+/// vector store across them per chunk, row scalars are stored row by row
+/// by `isRowLeader`.
+void storeInterleavedResults(OpBuilder &b, MutableArrayRef<EmitState> sts,
+                             const Group &group, unsigned numChunks,
+                             Value isRowLeader);
 
 /// Shifted chunks for row `row` (the row space's flat row index): row r
 /// starts at flat element r * inner, h = that mod vec elements past an

@@ -24,19 +24,30 @@
 #include "EmitUtils.h"
 #include "Strategies.h"
 
+#include "memopt/Dialect/MemoptDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
 using namespace mlir;
 using namespace mlir::memopt;
 using namespace mlir::memopt::kf;
 
 FailureOr<InterleavedRowPlan>
 kf::planInterleavedRows(int64_t rowLength, int64_t rows,
-                        const KernelTargetInfo &target, std::string &why) {
+                        const KernelTargetInfo &target, std::string &why,
+                        int64_t rowsPerThread) {
   int64_t warp = target.warpSize;
   InterleavedRowPlan plan;
   if (rows < 1 || rowLength < 1) {
     why = "no rows or an empty row";
     return failure();
   }
+  // A thread holding `rowsPerThread` rows: a warp's R rows take R / V
+  // threads of each warp, and its registers hold 1 / V of the elements of
+  // each row that one row a thread would.
+  int64_t v = std::max<int64_t>(1, rowsPerThread);
+  plan.rowsPerThread = v;
+  int64_t minRows = std::max<int64_t>(8, v);
   // Rows side by side: a warp reads `rowsPerBlock` consecutive rows (a
   // warp's worth where the rows allow it; at least 8, a 32-byte sector of
   // 4-byte elements). Rows that no such group divides take the largest
@@ -47,17 +58,17 @@ kf::planInterleavedRows(int64_t rowLength, int64_t rows,
   // empty slots, the larger on a tie (13 rows: 16); the slots past the
   // last row load it again and store nothing.
   plan.rowsPerBlock = 0;
-  for (int64_t w = warp; w >= 8; w /= 2)
+  for (int64_t w = warp; w >= minRows; w /= 2)
     if (rows % w == 0) {
       plan.rowsPerBlock = w;
       break;
     }
-  for (int64_t w = warp; plan.rowsPerBlock == 0 && w >= 8; w /= 2)
+  for (int64_t w = warp; plan.rowsPerBlock == 0 && w >= minRows; w /= 2)
     if (8 * ((int64_t)llvm::alignTo(rows, w) - rows) <= rows)
       plan.rowsPerBlock = w;
   if (plan.rowsPerBlock == 0) {
     int64_t bestSlots = 0;
-    for (int64_t w = warp; w >= 8; w /= 2) {
+    for (int64_t w = warp; w >= minRows; w /= 2) {
       int64_t slots = llvm::alignTo(rows, w);
       if (plan.rowsPerBlock == 0 || slots < bestSlots) {
         plan.rowsPerBlock = w;
@@ -65,14 +76,15 @@ kf::planInterleavedRows(int64_t rowLength, int64_t rows,
       }
     }
   }
-  int64_t w = plan.rowsPerBlock;
+  // Threads across the block's rows (w for one row a thread).
+  int64_t w = plan.rowsPerBlock / v;
   // Threads per row: whole warps per block.
   int64_t step = std::max<int64_t>(1, warp / w);
   auto roundThreads = [&](int64_t t) -> int64_t {
     return llvm::alignTo(t, step);
   };
   int64_t maxThreads = std::max<int64_t>(step, target.maxThreadsPerBlock / w);
-  int64_t maxChunks = std::max<int64_t>(1, target.rowRegisterElements);
+  int64_t maxChunks = std::max<int64_t>(1, target.rowRegisterElements / v);
   plan.threads = std::clamp<int64_t>(
       roundThreads(llvm::divideCeil(rowLength, target.rowChunksPerThread)),
       step, maxThreads);
@@ -122,6 +134,66 @@ static std::optional<int64_t> getStride(MemRefType t, unsigned d) {
       ShapedType::isDynamic(strides[d]))
     return std::nullopt;
   return strides[d];
+}
+
+int64_t kf::chooseRowsPerThread(const Group &group,
+                                const KernelTargetInfo &target,
+                                std::string &why) {
+  // Accesses along the rows: every access of an op over the row's elements
+  // (and the stores of its results) to a buffer the group does not keep
+  // in registers.
+  SmallVector<std::pair<Value, AffineMap>> accesses;
+  unsigned numLoops = group.outer.size() + 1;
+  for (const GroupOp &g : group.ops) {
+    if (g.role == RowRole::Scalar)
+      continue;
+    for (OpOperand &operand : g.op->getOpOperands()) {
+      if (!isa<MemRefType>(operand.get().getType()) ||
+          isGroupPrivate(getRootBuffer(operand.get()), group))
+        continue;
+      // (Inits are read where their element is used.)
+      if (g.op.isDpsInit(&operand) &&
+          (g.role == RowRole::Reduce ||
+           g.op.getMatchingBlockArgument(&operand).use_empty()))
+        continue;
+      accesses.push_back(
+          {operand.get(), g.op.getMatchingIndexingMap(&operand)});
+    }
+  }
+  MLIRContext *ctx = group.ops.front().op.getContext();
+  for (auto [root, value] : group.written)
+    if (!isGroupPrivate(root, group) && group.writtenIsVector.lookup(root))
+      accesses.push_back(
+          {value, AffineMap::getMultiDimIdentityMap(numLoops, ctx)});
+  int64_t widest = 0;
+  for (auto [v, map] : accesses)
+    if (map.isFunctionOfDim(numLoops - 2))
+      widest = std::max<int64_t>(
+          widest,
+          getElementBytes(cast<MemRefType>(v.getType()).getElementType()));
+  OpBuilder b(ctx);
+  FailureOr<MemRefType> exchange = getExchangeType(b, group, target, why);
+  if (failed(exchange))
+    return 1;
+  if (widest == 0 || getElementBytes(exchange->getElementType()) > 4) {
+    why = widest == 0 ? "no access along the rows"
+                      : "its partials are wider than 4 bytes";
+    return 1;
+  }
+  int64_t lastOuter = group.outer.back();
+  for (int64_t v = target.vectorBytes / widest; v > 1; v /= 2) {
+    if (lastOuter % v != 0 || v > (int64_t)target.warpSize)
+      continue;
+    if (llvm::all_of(accesses, [&](auto access) {
+          return getAcrossRowsAccess(access.first, access.second, numLoops, v)
+                     .kind != AcrossRowsAccess::Scalar;
+        }))
+      return v;
+  }
+  why = "no vector of 2 or more rows is aligned in every buffer read or "
+        "written along the rows (the last outer dim of " +
+        std::to_string(lastOuter) + " points)";
+  return 1;
 }
 
 bool kf::isLaidOutAcrossRows(const Group &group) {
@@ -175,12 +247,19 @@ kf::selectInterleavedRowStrategy(const Group &group,
   OpBuilder b(ctx);
   if (failed(getExchangeType(b, group, target, why)))
     return failure();
-  FailureOr<InterleavedRowPlan> plan =
-      planInterleavedRows(group.inner, group.numRows(), target, why);
+  std::string whyOne;
+  int64_t rowsPerThread = chooseRowsPerThread(group, target, whyOne);
+  if (rowsPerThread == 1)
+    group.ops.front().op.emitRemark()
+        << "interleaved rows one to a thread (accesses of one element): "
+        << whyOne;
+  FailureOr<InterleavedRowPlan> plan = planInterleavedRows(
+      group.inner, group.numRows(), target, why, rowsPerThread);
   if (failed(plan))
     return failure();
+  // (`vector`: the rows a thread holds, one vector across them.)
   return Attribute(RowStrategyAttr::get(
-      ctx, /*vector=*/1, /*shifted=*/false, plan->threads, plan->chunks,
+      ctx, plan->rowsPerThread, /*shifted=*/false, plan->threads, plan->chunks,
       plan->cluster, /*shared_chunks=*/0, plan->blocksPerMultiprocessor,
       /*persistent_clusters=*/0, /*online_softmax=*/false, plan->rowsPerBlock,
       /*interleaved=*/true, /*column_partials=*/0,
@@ -226,4 +305,161 @@ Value kf::interleavedRowReduce(OpBuilder &b, Location loc, Value partial,
   if (cluster.size > 1)
     total = clusterReduce(b, loc, total, kind, lane, cluster, slot);
   return total;
+}
+
+SmallVector<Value> kf::interleavedRowReduceMany(
+    OpBuilder &b, Location loc, ArrayRef<Value> partials,
+    arith::AtomicRMWKind kind, int64_t lanes, Value lane, Value rowInBlock,
+    int64_t quads, unsigned warpSize, Value smem, unsigned slot,
+    const RowCluster &cluster) {
+  int64_t count = partials.size();
+  SmallVector<Value> totals;
+  for (Value p : partials) {
+    Type xType = exchangeType(p.getType());
+    totals.push_back(xType == p.getType()
+                         ? p
+                         : arith::ExtFOp::create(b, loc, xType, p).getResult());
+  }
+  // Within the warp: lanes l and l ^ (quads * 2^k) hold the same rows.
+  for (int64_t off = quads; off < (int64_t)warpSize; off *= 2)
+    for (Value &t : totals) {
+      auto shfl = gpu::ShuffleOp::create(b, loc, t, off, warpSize,
+                                         gpu::ShuffleMode::XOR);
+      t = arith::getReductionOp(kind, b, loc, t, shfl.getShuffleResult());
+    }
+  // Across the warps: the warps' partials in warp order.
+  int64_t lanesPerWarp = warpSize / quads;
+  int64_t warps = lanes / lanesPerWarp;
+  if (warps > 1) {
+    Type elt = cast<MemRefType>(smem.getType()).getElementType();
+    int64_t width = std::min<int64_t>(count, 16 / getElementBytes(elt));
+    Value cSlot = cIdx(b, loc, slot);
+    Value warp = arith::DivUIOp::create(b, loc, lane, cIdx(b, loc, lanesPerWarp));
+    {
+      OpBuilder::InsertionGuard guard(b);
+      Value first = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq,
+          arith::RemUIOp::create(b, loc, lane, cIdx(b, loc, lanesPerWarp)),
+          cIdx(b, loc, 0));
+      b.setInsertionPointToStart(
+          &scf::IfOp::create(b, loc, first, false).getThenRegion().front());
+      for (int64_t r = 0; r < count; r += width) {
+        SmallVector<Value> elems;
+        for (int64_t k = 0; k < width; ++k)
+          elems.push_back(toExchange(b, loc, totals[r + k], elt));
+        Value at = arith::AddIOp::create(b, loc, rowInBlock, cIdx(b, loc, r));
+        if (width == 1) {
+          memref::StoreOp::create(b, loc, elems[0], smem,
+                                  ValueRange{cSlot, warp, at});
+          continue;
+        }
+        Value v = vector::FromElementsOp::create(
+            b, loc, VectorType::get({width}, elt), elems);
+        vector::StoreOp::create(b, loc, v, smem, ValueRange{cSlot, warp, at},
+                                /*nontemporal=*/false,
+                                llvm::MaybeAlign(width * getElementBytes(elt)));
+      }
+    }
+    gpu::BarrierOp::create(b, loc);
+    SmallVector<Type> types;
+    for (Value t : totals)
+      types.push_back(t.getType());
+    for (int64_t w = 0; w < warps; ++w) {
+      for (int64_t r = 0; r < count; r += width) {
+        Value at = arith::AddIOp::create(b, loc, rowInBlock, cIdx(b, loc, r));
+        SmallVector<Value> got = loadLanes(
+            b, loc, smem, ValueRange{cSlot, cIdx(b, loc, w), at}, width);
+        for (int64_t k = 0; k < width; ++k) {
+          Value x = fromExchange(b, loc, got[k], types[r + k]);
+          totals[r + k] = w == 0 ? x
+                                 : arith::getReductionOp(kind, b, loc,
+                                                         totals[r + k], x);
+        }
+      }
+    }
+  }
+  if (cluster.size > 1) {
+    // Each row's lane 0 publishes the block's totals; every block combines
+    // them in rank order.
+    Type elt = cast<MemRefType>(cluster.totals.getType()).getElementType();
+    auto at = [&](int64_t r) {
+      RowCluster c = cluster;
+      c.row = arith::AddIOp::create(b, loc, rowInBlock, cIdx(b, loc, r));
+      return c.at(b, loc, slot);
+    };
+    {
+      OpBuilder::InsertionGuard guard(b);
+      Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          lane, cIdx(b, loc, 0));
+      b.setInsertionPointToStart(
+          &scf::IfOp::create(b, loc, first, false).getThenRegion().front());
+      for (int64_t r = 0; r < count; ++r)
+        memref::StoreOp::create(b, loc, toExchange(b, loc, totals[r], elt),
+                                cluster.totals, at(r));
+    }
+    ClusterBarrierOp::create(b, loc);
+    for (int64_t r = 0; r < count; ++r) {
+      SmallVector<Value> idx = at(r);
+      Value acc;
+      for (int64_t rank = 0; rank < cluster.size; ++rank) {
+        Value x = fromExchange(
+            b, loc,
+            ClusterLoadOp::create(b, loc, elt, cluster.totals,
+                                  cIdx(b, loc, rank), idx),
+            totals[r].getType());
+        acc = rank == 0 ? x : arith::getReductionOp(kind, b, loc, acc, x);
+      }
+      totals[r] = acc;
+    }
+  }
+  for (auto [t, p] : llvm::zip(totals, partials))
+    if (t.getType() != p.getType())
+      t = arith::TruncFOp::create(b, loc, p.getType(), t);
+  return totals;
+}
+
+void kf::storeInterleavedResults(OpBuilder &b, MutableArrayRef<EmitState> sts,
+                                 const Group &group, unsigned numChunks,
+                                 Value isRowLeader) {
+  EmitState &first = sts.front();
+  Location loc = first.loc;
+  int64_t count = sts.size();
+  for (EmitState &st : sts)
+    storeResults(b, st, group, numChunks, isRowLeader, StoreKind::RowScalars);
+  unsigned numLoops = group.outer.size() + 1;
+  for (auto [root, value] : group.written) {
+    if (isGroupPrivate(root, group) || first.scalarValues.count(root))
+      continue;
+    auto mt = cast<MemRefType>(value.getType());
+    AcrossRowsAccess access = getAcrossRowsAccess(
+        value, AffineMap::getMultiDimIdentityMap(numLoops, b.getContext()),
+        numLoops, count);
+    for (unsigned c = 0; c < numChunks; ++c) {
+      OpBuilder::InsertionGuard guard(b);
+      if (first.chunkValid[c])
+        b.setInsertionPointToStart(
+            &scf::IfOp::create(b, loc, first.chunkValid[c], false)
+                 .getThenRegion()
+                 .front());
+      if (access.kind == AcrossRowsAccess::Vector) {
+        SmallVector<Value> idx(first.outerIds);
+        idx.push_back(first.chunkBase[c]);
+        SmallVector<Value> elems;
+        for (EmitState &st : sts)
+          elems.push_back(st.vecValues[root][c]);
+        Value v = vector::FromElementsOp::create(
+            b, loc, VectorType::get({count}, mt.getElementType()), elems);
+        vector::StoreOp::create(
+            b, loc, v, getFlatView(b, first, value),
+            {getFlatIndex(b, loc, mt, idx)}, /*nontemporal=*/false,
+            llvm::MaybeAlign(count * getElementBytes(mt.getElementType())));
+        continue;
+      }
+      for (EmitState &st : sts) {
+        SmallVector<Value> idx(st.outerIds);
+        idx.push_back(st.chunkBase[c]);
+        memref::StoreOp::create(b, loc, st.vecValues[root][c], value, idx);
+      }
+    }
+  }
 }

@@ -27,7 +27,11 @@ using namespace mlir::memopt::kf;
 void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
                        const KernelTargetInfo &target) {
   Location loc = group.ops.front().op.getLoc();
-  unsigned vec = s.getVector();
+  bool interleaved = s.getInterleaved();
+  // Interleaved rows: `vector` is the rows a thread holds, one vector
+  // across them; along the row one element at a time.
+  int64_t rowsPerThread = interleaved ? s.getVector() : 1;
+  unsigned vec = interleaved ? 1 : s.getVector();
   bool shifted = s.getShifted();
   int64_t rows = group.numRows();
   int64_t chunksPerRow = getChunksPerRow(group.inner, vec, shifted);
@@ -36,7 +40,6 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
   int64_t clusterSize = s.getCluster();
   int64_t sharedChunks = s.getSharedChunks();
   int64_t blocksPerMultiprocessor = s.getBlocksPerMultiprocessor();
-  bool interleaved = s.getInterleaved();
   std::string why;
   // checkRowStrategy proved that the reductions share one exchange type.
   MemRefType exchange = *getExchangeType(b, group, target, why);
@@ -52,13 +55,20 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
         sliceBytes, tooBig);
   }
   int64_t rowsPerBlock = s.getRowsPerBlock();
+  // Threads across the block's rows, and with several rows a thread the
+  // warps holding each row (their partials are combined within each warp
+  // first).
+  int64_t quads = rowsPerBlock / rowsPerThread;
+  int64_t rowWarps = threads * quads / target.warpSize;
   // The block's partials: a warp's per reduction, or with interleaved rows
-  // every thread's ([reductions][threads per row][rows]).
-  bool blockExchange = interleaved ? threads > 1 : threads > target.warpSize;
+  // every thread's ([reductions][threads per row][rows]), or every warp's.
+  bool blockExchange = interleaved ? (rowsPerThread > 1 ? rowWarps > 1
+                                                        : threads > 1)
+                                   : threads > target.warpSize;
   if (interleaved && blockExchange)
-    wgTypes.push_back(MemRefType::get({numReduce, threads, rowsPerBlock},
-                                      exchange.getElementType(), AffineMap(),
-                                      exchange.getMemorySpace()));
+    wgTypes.push_back(MemRefType::get(
+        {numReduce, rowsPerThread > 1 ? rowWarps : threads, rowsPerBlock},
+        exchange.getElementType(), AffineMap(), exchange.getMemorySpace()));
   else if (blockExchange)
     wgTypes.push_back(exchange);
   // (The last block's slots past the last row, where rows_per_block does
@@ -126,7 +136,8 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
         b, loc, b.getI32IntegerAttr(persistent ? stagingBytes : sliceBytes));
   gpu::LaunchOp launch =
       createLaunch(b, loc, {gridClusters * clusterSize},
-                   {threads * rowsPerBlock}, wgTypes, clusterSize);
+                   {threads * rowsPerBlock / rowsPerThread}, wgTypes,
+                   clusterSize);
   if (dynamicBytes)
     launch.getDynamicSharedMemorySizeMutable().assign(dynamicBytes);
   if (persistent)
@@ -142,7 +153,9 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
   // The next row's prefetched inputs, yielded after the accumulators.
   SmallVector<Value> prefetchYields;
   // Interleaved rows: row x * R + t mod R of the block's cluster x (its
-  // rank within), held by the threads t / R of that row.
+  // rank within), held by the threads t / R of that row; with V rows a
+  // thread, rows x * R + (t mod (R / V)) * V + r, r < V, held by the
+  // threads t / (R / V).
   Value rowInBlock;
   if (interleaved) {
     Value block = row;
@@ -152,10 +165,14 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
       block = arith::DivUIOp::create(b, loc, block, cC);
     }
     Value cR = cIdx(b, loc, rowsPerBlock);
-    rowInBlock = arith::RemUIOp::create(b, loc, tid, cR);
+    Value cQ = cIdx(b, loc, quads);
+    rowInBlock = arith::RemUIOp::create(b, loc, tid, cQ);
+    if (rowsPerThread > 1)
+      rowInBlock = arith::MulIOp::create(b, loc, rowInBlock,
+                                         cIdx(b, loc, rowsPerThread));
     row = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, block, cR), rowInBlock);
-    tid = arith::DivUIOp::create(b, loc, tid, cR);
+    tid = arith::DivUIOp::create(b, loc, tid, cQ);
   } else if (rowsPerBlock > 1) {
     // Row bid * R + tid / T, held by threads tid mod T.
     Value cT = cIdx(b, loc, threads);
@@ -189,10 +206,14 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
   }
   Value rowValid;
   if (columnPartials == 0 && rows % rowsPerBlock != 0) {
+    // (Several rows a thread: the rows divide into whole groups of them,
+    // so a group lies wholly before the last row or wholly past it.)
     Value last = cIdx(b, loc, rows - 1);
     rowValid =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, row, last);
-    row = arith::MinUIOp::create(b, loc, row, last);
+    row = arith::MinUIOp::create(
+        b, loc, row,
+        rowsPerThread == 1 ? last : cIdx(b, loc, rows - rowsPerThread));
   }
   // The row this block holds when blocks walk the outer dims in another
   // order than memory order.
@@ -470,7 +491,37 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
     return result;
   };
   unsigned slot = 0;
-  for (size_t i = 0; i < group.ops.size(); ++i) {
+  // Several interleaved rows a thread: one state per row, their loads
+  // shared, each reduction combined for all of them at once.
+  RowReplicas replicaShared;
+  SmallVector<EmitState, 0> replicas;
+  if (rowsPerThread > 1) {
+    replicaShared.count = rowsPerThread;
+    st.replicas = &replicaShared;
+    for (int64_t r = 0; r < rowsPerThread; ++r) {
+      replicas.push_back(st);
+      replicas.back().replica = r;
+      if (r > 0)
+        replicas.back().outerIds.back() = arith::AddIOp::create(
+            b, loc, st.outerIds.back(), cIdx(b, loc, r));
+    }
+    for (const GroupOp &g : group.ops) {
+      SmallVector<Value> partials;
+      for (EmitState &rs : replicas) {
+        Value p;
+        emitOp(b, rs, g, numChunks, p);
+        partials.push_back(p);
+      }
+      if (g.role != RowRole::Reduce)
+        continue;
+      SmallVector<Value> totals = interleavedRowReduceMany(
+          b, loc, partials, g.kind, threads, tid, rowInBlock, quads,
+          target.warpSize, smem, slot++, cluster);
+      for (auto [rs, total] : llvm::zip(replicas, totals))
+        setReductionResult(b, rs, g, total);
+    }
+  }
+  for (size_t i = 0; replicas.empty() && i < group.ops.size(); ++i) {
     const GroupOp &g = group.ops[i];
     if (sharedChunks > 0 && g.role == RowRole::Vector)
       vectorOps.push_back({&g, st.scalarValues});
@@ -564,7 +615,10 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
     if (rowValid)
       b.setInsertionPointToStart(
           &scf::IfOp::create(b, loc, rowValid, false).getThenRegion().front());
-    storeResults(b, st, group, numChunks, leader);
+    if (!replicas.empty())
+      storeInterleavedResults(b, replicas, group, numChunks, leader);
+    else
+      storeResults(b, st, group, numChunks, leader);
   }
   bool rowResults = llvm::any_of(group.written, [&](auto &entry) {
     return group.writtenIsVector.lookup(entry.first) &&

@@ -502,29 +502,49 @@ LogicalResult kf::checkRowStrategy(const Group &group, RowStrategyAttr s,
                                    const KernelTargetInfo &target,
                                    Operation *anchor) {
   auto fail = [&] { return emitCannotHonour(anchor, s); };
-  int64_t vec = s.getVector();
-  int64_t threads = s.getThreads();
   bool interleaved = s.getInterleaved();
+  // Interleaved rows: `vector` rows a thread, one element of each along
+  // the row.
+  int64_t rowsPerThread = interleaved ? s.getVector() : 1;
+  int64_t vec = interleaved ? 1 : s.getVector();
+  int64_t threads = s.getThreads();
+  int64_t rowsPerBlock = s.getRowsPerBlock();
+  if (interleaved &&
+      (group.outer.empty() || rowsPerThread < 1 ||
+       !llvm::isPowerOf2_64(rowsPerThread) ||
+       rowsPerBlock % rowsPerThread != 0 ||
+       group.outer.back() % rowsPerThread != 0 ||
+       !isVectorAllowed(rowsPerThread, getWidestRowElementBytes(group),
+                        target)))
+    return fail() << "interleaved rows take a vector (rows a thread) that is "
+                     "a power of two dividing rows_per_block and the last "
+                     "outer dim's "
+                  << (group.outer.empty() ? 0 : group.outer.back())
+                  << " points, of at most "
+                  << target.vectorBytes << " bytes";
   // Interleaved rows: whole warps per block, not per row.
   // So are rows held by part of a warp each (a power of two of threads).
   bool subWarp = !interleaved && threads < (int64_t)target.warpSize;
   FailureOr<MemRefType> exchange = checkRowBasics(
       group, s, vec, s.getShifted(),
-      interleaved || subWarp ? threads * s.getRowsPerBlock() : threads,
+      interleaved || subWarp ? threads * rowsPerBlock / rowsPerThread
+                             : threads,
       " (use shifted = true)", target, anchor);
   if (failed(exchange))
     return failure();
+  if (rowsPerThread > 1 && getElementBytes(exchange->getElementType()) > 4)
+    return fail() << "several interleaved rows a thread need partials of at "
+                     "most 4 bytes";
   if (subWarp && (threads < 1 || !llvm::isPowerOf2_64(threads) ||
                   s.getShifted() || s.getCluster() != 1 ||
                   s.getColumnPartials() > 0))
     return fail() << "fewer threads per row than a warp's must be a power "
                      "of two, with no shifted chunks, cluster or column "
                      "partials";
-  if (interleaved &&
-      (vec != 1 || s.getShifted() || s.getSharedChunks() > 0 ||
-       s.getPersistentClusters() > 0 || s.getOnlineSoftmax()))
-    return fail() << "interleaved rows take vector = 1, no shifted chunks, "
-                     "no shared-memory staging and no online softmax";
+  if (interleaved && (s.getShifted() || s.getSharedChunks() > 0 ||
+                      s.getPersistentClusters() > 0 || s.getOnlineSoftmax()))
+    return fail() << "interleaved rows take no shifted chunks, no "
+                     "shared-memory staging and no online softmax";
   if (s.getBlockOrder() && (interleaved || s.getPersistentClusters() > 0 ||
                             s.getColumnPartials() > 0))
     return fail() << "block_order takes rows that are not interleaved, "
@@ -554,7 +574,6 @@ LogicalResult kf::checkRowStrategy(const Group &group, RowStrategyAttr s,
   if (s.getOnlineSoftmax() && cluster == 1)
     return fail() << "online softmax exchanges between the blocks of a "
                      "cluster (cluster = 1)";
-  int64_t rowsPerBlock = s.getRowsPerBlock();
   // The last block's slots past the last row load it again and store
   // nothing; column partials walk whole blocks of rows.
   if (rowsPerBlock < 1 ||
@@ -599,8 +618,10 @@ LogicalResult kf::checkRowStrategy(const Group &group, RowStrategyAttr s,
   if (columnPartials > group.numRows() / rowsPerBlock)
     return fail() << "column_partials is over the "
                   << group.numRows() / rowsPerBlock << " blocks of rows";
-  if (rowsPerBlock * threads > (int64_t)target.maxThreadsPerBlock)
-    return fail() << "rows_per_block x threads is over the target's "
+  int64_t blockThreads = rowsPerBlock / rowsPerThread * threads;
+  if (blockThreads > (int64_t)target.maxThreadsPerBlock)
+    return fail() << "rows_per_block x threads (over the rows a thread holds) "
+                     "is over the target's "
                   << target.maxThreadsPerBlock << " threads per block";
   bool staging = s.getSharedChunks() > 0 || s.getPersistentClusters() > 0;
   if (s.getSharedChunks() > 0 && s.getPersistentClusters() > 0)
@@ -613,7 +634,7 @@ LogicalResult kf::checkRowStrategy(const Group &group, RowStrategyAttr s,
                   << " rows";
   // Two blocks of the largest size fill a multiprocessor's threads (2048
   // on sm_80 and sm_90).
-  if (threads * s.getRowsPerBlock() * s.getBlocksPerMultiprocessor() >
+  if (blockThreads * s.getBlocksPerMultiprocessor() >
       2 * (int64_t)target.maxThreadsPerBlock)
     return fail() << "blocks_per_multiprocessor x threads is over the "
                   << 2 * target.maxThreadsPerBlock

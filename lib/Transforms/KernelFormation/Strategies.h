@@ -157,19 +157,28 @@ int64_t getChunksPerRow(int64_t inner, int64_t vec, bool shifted);
 
 /// A row kernel whose rows lie side by side (#memopt.row, interleaved):
 /// `rowsPerBlock` rows per block, `threads` threads per row holding
-/// `chunks` elements each, rows split over clusters of `cluster` blocks.
+/// `chunks` elements each of `rowsPerThread` adjacent rows, rows split over
+/// clusters of `cluster` blocks.
 struct InterleavedRowPlan {
   int64_t rowsPerBlock = 1, threads = 1, chunks = 1, cluster = 1,
-          blocksPerMultiprocessor = 1;
+          blocksPerMultiprocessor = 1, rowsPerThread = 1;
 };
 
 /// The interleaved plan of `rows` rows of `rowLength` elements held on
 /// chip (registers, split over a cluster when one block's do not hold a
-/// row), or failure with `why` (rows not a multiple of 8, a row longer
-/// than the largest cluster holds).
+/// row), each thread holding `rowsPerThread` adjacent rows, or failure with
+/// `why` (a row longer than the largest cluster holds).
 FailureOr<InterleavedRowPlan>
 planInterleavedRows(int64_t rowLength, int64_t rows,
-                    const KernelTargetInfo &target, std::string &why);
+                    const KernelTargetInfo &target, std::string &why,
+                    int64_t rowsPerThread = 1);
+
+/// The most adjacent rows (a power of two) one thread of an interleaved
+/// row kernel can hold with every access along the rows one aligned vector
+/// across them of at most the target's vector bytes (getAcrossRowsAccess),
+/// or 1 with `why`.
+int64_t chooseRowsPerThread(const Group &group, const KernelTargetInfo &target,
+                            std::string &why);
 
 /// Whether the buffers `group` reads or writes along its rows (those it
 /// allocates for itself aside) are all strided along the row and contiguous
