@@ -145,8 +145,9 @@ loadAcrossRows(OpBuilder &b, EmitState &st, linalg::GenericOp op,
   AffineMap map = op.getMatchingIndexingMap(&operand);
   unsigned nLoops = op.getNumLoops();
   AcrossRowsAccess access = getAcrossRowsAccess(v, map, nLoops, count);
-  if (access.kind == AcrossRowsAccess::Scalar || st.shifted || st.vec != 1 ||
-      st.stagedChunk)
+  // (Interleaved rows have one element a chunk, no shifted chunks and no
+  // staging: checkRowStrategy.)
+  if (access.kind == AcrossRowsAccess::Scalar)
     return {};
   if (access.kind == AcrossRowsAccess::Same)
     return SmallVector<SmallVector<Value>>(
@@ -916,10 +917,30 @@ Value kf::fromExchange(OpBuilder &b, Location loc, Value v, Type t) {
   return arith::BitcastOp::create(b, loc, t, v);
 }
 
+SmallVector<Value> RowCluster::at(OpBuilder &b, Location loc, unsigned slot,
+                                  int64_t rowOffset) const {
+  SmallVector<Value> idx;
+  if (parity)
+    idx.push_back(parity);
+  idx.push_back(cIdx(b, loc, slot));
+  if (row && rowOffset != 0)
+    idx.push_back(arith::AddIOp::create(b, loc, row, cIdx(b, loc, rowOffset)));
+  else if (row)
+    idx.push_back(row);
+  return idx;
+}
+
+Value kf::reduceInOrder(OpBuilder &b, Location loc, arith::AtomicRMWKind kind,
+                        ArrayRef<Value> values) {
+  Value acc = values.front();
+  for (Value x : values.drop_front())
+    acc = arith::getReductionOp(kind, b, loc, acc, x);
+  return acc;
+}
+
 SmallVector<SmallVector<Value>>
 kf::exchangeTotals(OpBuilder &b, Location loc, Value tid,
-                   const RowCluster &cluster,
-                   ArrayRef<std::pair<unsigned, Value>> totals) {
+                   const RowCluster &cluster, ArrayRef<ClusterTotal> totals) {
   Type elt = cast<MemRefType>(cluster.totals.getType()).getElementType();
   {
     OpBuilder::InsertionGuard guard(b);
@@ -927,31 +948,28 @@ kf::exchangeTotals(OpBuilder &b, Location loc, Value tid,
                                        cIdx(b, loc, 0));
     auto ifOp = scf::IfOp::create(b, loc, isT0, false);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    for (auto [slot, value] : totals)
-      memref::StoreOp::create(b, loc, toExchange(b, loc, value, elt),
-                              cluster.totals, cluster.at(b, loc, slot));
+    for (const ClusterTotal &t : totals)
+      memref::StoreOp::create(b, loc, toExchange(b, loc, t.value, elt),
+                              cluster.totals,
+                              cluster.at(b, loc, t.slot, t.rowOffset));
   }
   ClusterBarrierOp::create(b, loc);
   SmallVector<SmallVector<Value>> all(totals.size());
   for (int64_t r = 0; r < cluster.size; ++r)
-    for (auto [k, total] : llvm::enumerate(totals))
+    for (auto [k, t] : llvm::enumerate(totals))
       all[k].push_back(fromExchange(
           b, loc,
           ClusterLoadOp::create(b, loc, elt, cluster.totals, cIdx(b, loc, r),
-                                cluster.at(b, loc, total.first)),
-          total.second.getType()));
+                                cluster.at(b, loc, t.slot, t.rowOffset)),
+          t.value.getType()));
   return all;
 }
 
 Value kf::clusterReduce(OpBuilder &b, Location loc, Value total,
                         arith::AtomicRMWKind kind, Value tid,
                         const RowCluster &cluster, unsigned slot) {
-  SmallVector<Value> ranks =
-      exchangeTotals(b, loc, tid, cluster, {{slot, total}})[0];
-  Value acc = ranks[0];
-  for (Value x : ArrayRef<Value>(ranks).drop_front())
-    acc = arith::getReductionOp(kind, b, loc, acc, x);
-  return acc;
+  return reduceInOrder(
+      b, loc, kind, exchangeTotals(b, loc, tid, cluster, {{slot, total}})[0]);
 }
 
 Value kf::blockReduce(OpBuilder &b, Location loc, Value partial,

@@ -140,15 +140,18 @@ struct RowCluster {
   /// Interleaved rows: the block's row of this thread, whose totals are
   /// [reductions][rows] (null otherwise).
   Value row;
-  SmallVector<Value> at(OpBuilder &b, Location loc, unsigned slot) const {
-    SmallVector<Value> idx;
-    if (parity)
-      idx.push_back(parity);
-    idx.push_back(cIdx(b, loc, slot));
-    if (row)
-      idx.push_back(row);
-    return idx;
-  }
+  /// The index of reduction `slot`'s total (of interleaved row
+  /// `row` + `rowOffset`).
+  SmallVector<Value> at(OpBuilder &b, Location loc, unsigned slot,
+                        int64_t rowOffset = 0) const;
+};
+
+/// One block total published to the cluster: reduction `slot`'s, of
+/// interleaved row RowCluster::row + `rowOffset`.
+struct ClusterTotal {
+  unsigned slot;
+  Value value;
+  int64_t rowOffset = 0;
 };
 
 /// The elementwise ops of a row group so far, each with the row scalars as
@@ -285,7 +288,11 @@ Value fromExchange(OpBuilder &b, Location loc, Value v, Type t);
 /// each value every block's, in rank order.
 SmallVector<SmallVector<Value>>
 exchangeTotals(OpBuilder &b, Location loc, Value tid, const RowCluster &cluster,
-               ArrayRef<std::pair<unsigned, Value>> totals);
+               ArrayRef<ClusterTotal> totals);
+
+/// `values` combined left to right (a deterministic order).
+Value reduceInOrder(OpBuilder &b, Location loc, arith::AtomicRMWKind kind,
+                    ArrayRef<Value> values);
 
 /// Combines the block totals `total` of reduction `slot` across the
 /// cluster, in rank order (so that every block computes the same bits).
@@ -314,25 +321,23 @@ SmallVector<Value> blockReduceMany(OpBuilder &b, Location loc,
                                    Value tid, Value smem, unsigned firstSlot,
                                    bool roundBack = true);
 
-/// Combines `partial` over the `lanes` threads of each row of an
-/// interleaved row block (`rowsPerBlock` rows side by side: thread
-/// lane * rowsPerBlock + rowInBlock), through the shared-memory buffer
-/// `smem` [slots][lanes][rowsPerBlock], and over the cluster (clusterReduce:
-/// `cluster.row` is rowInBlock); every thread of a row gets the same bits.
-Value interleavedRowReduce(OpBuilder &b, Location loc, Value partial,
-                           arith::AtomicRMWKind kind, int64_t lanes,
-                           Value lane, Value rowInBlock, Value smem,
-                           unsigned slot, const RowCluster &cluster);
+/// The lanes (threads of one row) a warp holds of every row it holds in
+/// an interleaved row block of `quads` threads across the rows: warpSize /
+/// quads where quads divides the warp, else 1 (a warp's lanes are then not
+/// those of whole rows).
+int64_t getInterleavedLanesPerWarp(int64_t quads, unsigned warpSize);
 
-/// interleavedRowReduce for the `partials.size()` rows a thread holds
+/// Combines the partials of the `partials.size()` rows a thread holds
+/// over the `lanes` threads of each row of an interleaved row block
 /// (RowReplicas: rows rowInBlock + r of the block, `quads` = rowsPerBlock /
 /// that count threads across the block's rows, thread lane * quads +
 /// rowInBlock / count): each row's partials are combined first within
 /// the warp (shuffles between the lanes holding it), then across the warps
-/// in warp order through `smem` [slots][warps][rowsPerBlock] (none with
-/// one warp), then over the cluster in rank order; every thread of a row
-/// gets the same bits.
-SmallVector<Value> interleavedRowReduceMany(
+/// in warp order through `smem` [slots][lanes / getInterleavedLanesPerWarp]
+/// [rowsPerBlock] (none with one warp), then over the cluster in rank
+/// order (`cluster.row` is rowInBlock); every thread of a row gets the
+/// same bits.
+SmallVector<Value> interleavedRowReduce(
     OpBuilder &b, Location loc, ArrayRef<Value> partials,
     arith::AtomicRMWKind kind, int64_t lanes, Value lane, Value rowInBlock,
     int64_t quads, unsigned warpSize, Value smem, unsigned slot,
@@ -341,7 +346,7 @@ SmallVector<Value> interleavedRowReduceMany(
 /// storeResults for the replicas `sts` of one thread's rows (RowReplicas):
 /// a row-shaped result laid out along the rows' contiguous dim is one
 /// vector store across them per chunk, row scalars are stored row by row
-/// by `isRowLeader`.
+/// by `isRowLeader` (storeResults itself for one row a thread).
 void storeInterleavedResults(OpBuilder &b, MutableArrayRef<EmitState> sts,
                              const Group &group, unsigned numChunks,
                              Value isRowLeader);

@@ -136,29 +136,38 @@ static std::optional<int64_t> getStride(MemRefType t, unsigned d) {
   return strides[d];
 }
 
+/// The operands, with their ops, of the group's ops over the row's
+/// elements that are buffers the group does not keep in registers.
+static SmallVector<std::pair<const GroupOp *, OpOperand *>>
+getRowBufferOperands(const Group &group) {
+  SmallVector<std::pair<const GroupOp *, OpOperand *>> operands;
+  for (const GroupOp &g : group.ops) {
+    if (g.role == RowRole::Scalar)
+      continue;
+    for (OpOperand &operand : g.op->getOpOperands())
+      if (isa<MemRefType>(operand.get().getType()) &&
+          !isGroupPrivate(getRootBuffer(operand.get()), group))
+        operands.push_back({&g, &operand});
+  }
+  return operands;
+}
+
 int64_t kf::chooseRowsPerThread(const Group &group,
                                 const KernelTargetInfo &target,
                                 std::string &why) {
-  // Accesses along the rows: every access of an op over the row's elements
+  // Accesses along the rows: every read of an op over the row's elements
   // (and the stores of its results) to a buffer the group does not keep
   // in registers.
   SmallVector<std::pair<Value, AffineMap>> accesses;
   unsigned numLoops = group.outer.size() + 1;
-  for (const GroupOp &g : group.ops) {
-    if (g.role == RowRole::Scalar)
+  for (auto [g, operand] : getRowBufferOperands(group)) {
+    // (Inits are read where their element is used.)
+    if (g->op.isDpsInit(operand) &&
+        (g->role == RowRole::Reduce ||
+         g->op.getMatchingBlockArgument(operand).use_empty()))
       continue;
-    for (OpOperand &operand : g.op->getOpOperands()) {
-      if (!isa<MemRefType>(operand.get().getType()) ||
-          isGroupPrivate(getRootBuffer(operand.get()), group))
-        continue;
-      // (Inits are read where their element is used.)
-      if (g.op.isDpsInit(&operand) &&
-          (g.role == RowRole::Reduce ||
-           g.op.getMatchingBlockArgument(&operand).use_empty()))
-        continue;
-      accesses.push_back(
-          {operand.get(), g.op.getMatchingIndexingMap(&operand)});
-    }
+    accesses.push_back(
+        {operand->get(), g->op.getMatchingIndexingMap(operand)});
   }
   MLIRContext *ctx = group.ops.front().op.getContext();
   for (auto [root, value] : group.written)
@@ -200,41 +209,35 @@ bool kf::isLaidOutAcrossRows(const Group &group) {
   if (group.outer.empty() || group.inner < 1)
     return false;
   bool any = false;
-  for (const GroupOp &g : group.ops) {
-    if (g.role == RowRole::Scalar)
+  for (auto [g, operand] : getRowBufferOperands(group)) {
+    unsigned n = g->op.getNumLoops();
+    auto mt = cast<MemRefType>(operand->get().getType());
+    AffineMap m = g->op.getMatchingIndexingMap(operand);
+    if (!m.isFunctionOfDim(n - 1))
       continue;
-    unsigned n = g.op.getNumLoops();
-    for (OpOperand &operand : g.op->getOpOperands()) {
-      auto mt = dyn_cast<MemRefType>(operand.get().getType());
-      if (!mt || isGroupPrivate(getRootBuffer(operand.get()), group))
+    // Along the row: the dim indexed by the innermost loop alone, not
+    // contiguous; across rows: the dim of the last outer loop, stride 1.
+    std::optional<unsigned> innerDim, rowDim;
+    for (auto [i, e] : llvm::enumerate(m.getResults())) {
+      auto d = dyn_cast<AffineDimExpr>(e);
+      if (!d)
         continue;
-      AffineMap m = g.op.getMatchingIndexingMap(&operand);
-      if (!m.isFunctionOfDim(n - 1))
-        continue;
-      // Along the row: the dim indexed by the innermost loop alone, not
-      // contiguous; across rows: the dim of the last outer loop, stride 1.
-      std::optional<unsigned> innerDim, rowDim;
-      for (auto [i, e] : llvm::enumerate(m.getResults())) {
-        auto d = dyn_cast<AffineDimExpr>(e);
-        if (!d)
-          continue;
-        if (d.getPosition() == n - 1)
-          innerDim = i;
-        else if (d.getPosition() == n - 2)
-          rowDim = i;
-      }
-      // Indexed by the row's elements alone (a weight along the reduced
-      // dim): the same for every row, a broadcast across them.
-      if (innerDim && !rowDim)
-        continue;
-      if (!innerDim)
-        return false;
-      std::optional<int64_t> along = getStride(mt, *innerDim),
-                             across = getStride(mt, *rowDim);
-      if (!along || !across || *along == 1 || *across != 1)
-        return false;
-      any = true;
+      if (d.getPosition() == n - 1)
+        innerDim = i;
+      else if (d.getPosition() == n - 2)
+        rowDim = i;
     }
+    // Indexed by the row's elements alone (a weight along the reduced
+    // dim): the same for every row, a broadcast across them.
+    if (innerDim && !rowDim)
+      continue;
+    if (!innerDim)
+      return false;
+    std::optional<int64_t> along = getStride(mt, *innerDim),
+                           across = getStride(mt, *rowDim);
+    if (!along || !across || *along == 1 || *across != 1)
+      return false;
+    any = true;
   }
   return any;
 }
@@ -267,47 +270,11 @@ kf::selectInterleavedRowStrategy(const Group &group,
       /*block_order=*/DenseI64ArrayAttr()));
 }
 
-Value kf::interleavedRowReduce(OpBuilder &b, Location loc, Value partial,
-                               arith::AtomicRMWKind kind, int64_t lanes,
-                               Value lane, Value rowInBlock, Value smem,
-                               unsigned slot, const RowCluster &cluster) {
-  Type origType = partial.getType();
-  Type xType = exchangeType(origType);
-  if (xType != origType) {
-    Value wide = arith::ExtFOp::create(b, loc, xType, partial);
-    Value r = interleavedRowReduce(b, loc, wide, kind, lanes, lane,
-                                   rowInBlock, smem, slot, cluster);
-    return arith::TruncFOp::create(b, loc, origType, r);
-  }
-  Value cSlot = cIdx(b, loc, slot);
-  Value total = partial;
-  if (lanes > 1) {
-    // Each thread publishes its partial; every thread of a row then
-    // combines the row's partials in lane order (a warp reads consecutive
-    // rows of one lane: no bank conflict).
-    Type elt = cast<MemRefType>(smem.getType()).getElementType();
-    memref::StoreOp::create(b, loc, toExchange(b, loc, partial, elt), smem,
-                            ValueRange{cSlot, lane, rowInBlock});
-    gpu::BarrierOp::create(b, loc);
-    auto load = [&](int64_t l) {
-      return fromExchange(
-          b, loc,
-          memref::LoadOp::create(
-              b, loc, smem, ValueRange{cSlot, cIdx(b, loc, l), rowInBlock}),
-          origType);
-    };
-    total = load(0);
-    for (int64_t l = 1; l < lanes; ++l) {
-      Value x = load(l);
-      total = arith::getReductionOp(kind, b, loc, total, x);
-    }
-  }
-  if (cluster.size > 1)
-    total = clusterReduce(b, loc, total, kind, lane, cluster, slot);
-  return total;
+int64_t kf::getInterleavedLanesPerWarp(int64_t quads, unsigned warpSize) {
+  return (int64_t)warpSize % quads == 0 ? warpSize / quads : 1;
 }
 
-SmallVector<Value> kf::interleavedRowReduceMany(
+SmallVector<Value> kf::interleavedRowReduce(
     OpBuilder &b, Location loc, ArrayRef<Value> partials,
     arith::AtomicRMWKind kind, int64_t lanes, Value lane, Value rowInBlock,
     int64_t quads, unsigned warpSize, Value smem, unsigned slot,
@@ -320,15 +287,20 @@ SmallVector<Value> kf::interleavedRowReduceMany(
                          ? p
                          : arith::ExtFOp::create(b, loc, xType, p).getResult());
   }
-  // Within the warp: lanes l and l ^ (quads * 2^k) hold the same rows.
-  for (int64_t off = quads; off < (int64_t)warpSize; off *= 2)
+  // Within the warp: lanes l and l ^ (quads * 2^k) hold the same rows
+  // (where the warp holds whole lanes of the block: quads divides it; the
+  // threads of a block are whole warps, so lanes is then a multiple of the
+  // lanes per warp).
+  int64_t lanesPerWarp = getInterleavedLanesPerWarp(quads, warpSize);
+  for (int64_t off = quads; lanesPerWarp > 1 && off < (int64_t)warpSize;
+       off *= 2)
     for (Value &t : totals) {
       auto shfl = gpu::ShuffleOp::create(b, loc, t, off, warpSize,
                                          gpu::ShuffleMode::XOR);
       t = arith::getReductionOp(kind, b, loc, t, shfl.getShuffleResult());
     }
-  // Across the warps: the warps' partials in warp order.
-  int64_t lanesPerWarp = warpSize / quads;
+  // Across the warps: the warps' partials in warp order (each lane's where
+  // a warp holds one lane, or lanes of rows it does not wholly hold).
   int64_t warps = lanes / lanesPerWarp;
   if (warps > 1) {
     Type elt = cast<MemRefType>(smem.getType()).getElementType();
@@ -381,36 +353,13 @@ SmallVector<Value> kf::interleavedRowReduceMany(
   if (cluster.size > 1) {
     // Each row's lane 0 publishes the block's totals; every block combines
     // them in rank order.
-    Type elt = cast<MemRefType>(cluster.totals.getType()).getElementType();
-    auto at = [&](int64_t r) {
-      RowCluster c = cluster;
-      c.row = arith::AddIOp::create(b, loc, rowInBlock, cIdx(b, loc, r));
-      return c.at(b, loc, slot);
-    };
-    {
-      OpBuilder::InsertionGuard guard(b);
-      Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                          lane, cIdx(b, loc, 0));
-      b.setInsertionPointToStart(
-          &scf::IfOp::create(b, loc, first, false).getThenRegion().front());
-      for (int64_t r = 0; r < count; ++r)
-        memref::StoreOp::create(b, loc, toExchange(b, loc, totals[r], elt),
-                                cluster.totals, at(r));
-    }
-    ClusterBarrierOp::create(b, loc);
-    for (int64_t r = 0; r < count; ++r) {
-      SmallVector<Value> idx = at(r);
-      Value acc;
-      for (int64_t rank = 0; rank < cluster.size; ++rank) {
-        Value x = fromExchange(
-            b, loc,
-            ClusterLoadOp::create(b, loc, elt, cluster.totals,
-                                  cIdx(b, loc, rank), idx),
-            totals[r].getType());
-        acc = rank == 0 ? x : arith::getReductionOp(kind, b, loc, acc, x);
-      }
-      totals[r] = acc;
-    }
+    SmallVector<ClusterTotal> published;
+    for (auto [r, t] : llvm::enumerate(totals))
+      published.push_back({slot, t, (int64_t)r});
+    SmallVector<SmallVector<Value>> ranks =
+        exchangeTotals(b, loc, lane, cluster, published);
+    for (auto [t, all] : llvm::zip(totals, ranks))
+      t = reduceInOrder(b, loc, kind, all);
   }
   for (auto [t, p] : llvm::zip(totals, partials))
     if (t.getType() != p.getType())
@@ -424,6 +373,10 @@ void kf::storeInterleavedResults(OpBuilder &b, MutableArrayRef<EmitState> sts,
   EmitState &first = sts.front();
   Location loc = first.loc;
   int64_t count = sts.size();
+  if (count == 1) {
+    storeResults(b, first, group, numChunks, isRowLeader);
+    return;
+  }
   for (EmitState &st : sts)
     storeResults(b, st, group, numChunks, isRowLeader, StoreKind::RowScalars);
   unsigned numLoops = group.outer.size() + 1;

@@ -59,16 +59,16 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
   // warps holding each row (their partials are combined within each warp
   // first).
   int64_t quads = rowsPerBlock / rowsPerThread;
-  int64_t rowWarps = threads * quads / target.warpSize;
+  int64_t rowWarps =
+      threads / getInterleavedLanesPerWarp(quads, target.warpSize);
   // The block's partials: a warp's per reduction, or with interleaved rows
-  // every thread's ([reductions][threads per row][rows]), or every warp's.
-  bool blockExchange = interleaved ? (rowsPerThread > 1 ? rowWarps > 1
-                                                        : threads > 1)
-                                   : threads > target.warpSize;
+  // every warp's of each row ([reductions][warps of a row][rows]).
+  bool blockExchange =
+      interleaved ? rowWarps > 1 : threads > target.warpSize;
   if (interleaved && blockExchange)
     wgTypes.push_back(MemRefType::get(
-        {numReduce, rowsPerThread > 1 ? rowWarps : threads, rowsPerBlock},
-        exchange.getElementType(), AffineMap(), exchange.getMemorySpace()));
+        {numReduce, rowWarps, rowsPerBlock}, exchange.getElementType(),
+        AffineMap(), exchange.getMemorySpace()));
   else if (blockExchange)
     wgTypes.push_back(exchange);
   // (The last block's slots past the last row, where rows_per_block does
@@ -491,13 +491,16 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
     return result;
   };
   unsigned slot = 0;
-  // Several interleaved rows a thread: one state per row, their loads
-  // shared, each reduction combined for all of them at once.
+  // Interleaved rows: one state per row a thread holds (their loads
+  // shared where there are several), each reduction combined for all of
+  // them at once.
   RowReplicas replicaShared;
   SmallVector<EmitState, 0> replicas;
-  if (rowsPerThread > 1) {
-    replicaShared.count = rowsPerThread;
-    st.replicas = &replicaShared;
+  if (interleaved) {
+    if (rowsPerThread > 1) {
+      replicaShared.count = rowsPerThread;
+      st.replicas = &replicaShared;
+    }
     for (int64_t r = 0; r < rowsPerThread; ++r) {
       replicas.push_back(st);
       replicas.back().replica = r;
@@ -514,7 +517,7 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
       }
       if (g.role != RowRole::Reduce)
         continue;
-      SmallVector<Value> totals = interleavedRowReduceMany(
+      SmallVector<Value> totals = interleavedRowReduce(
           b, loc, partials, g.kind, threads, tid, rowInBlock, quads,
           target.warpSize, smem, slot++, cluster);
       for (auto [rs, total] : llvm::zip(replicas, totals))
@@ -534,13 +537,6 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
       online = matchOnlineSoftmax(group, i);
     if (sharedChunks > 0)
       partial = arith::getReductionOp(g.kind, b, loc, partial, sharedPass(&g));
-    if (interleaved) {
-      setReductionResult(b, st, g,
-                         interleavedRowReduce(b, loc, partial, g.kind, threads,
-                                              tid, rowInBlock, smem, slot++,
-                                              cluster));
-      continue;
-    }
     if (!online && clusterSize == 1 && sharedChunks == 0) {
       // Reductions right after this one that read none of the batch's
       // results are reduced with it, at one barrier.

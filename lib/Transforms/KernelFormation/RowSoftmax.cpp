@@ -226,9 +226,7 @@ void kf::emitOnlineSoftmax(
   SmallVector<SmallVector<Value>> all = exchangeTotals(
       b, loc, tid, cluster, {{slot, localMax}, {slot + 1, localSum}});
   ArrayRef<Value> maxes = all[0], sums = all[1];
-  Value rowMax = maxes[0];
-  for (int64_t r = 1; r < clusterSize; ++r)
-    rowMax = arith::getReductionOp(g.kind, b, loc, rowMax, maxes[r]);
+  Value rowMax = reduceInOrder(b, loc, g.kind, maxes);
   // exp(m - M), 0 for a block whose maximum is -inf (its values are 0).
   Value rowSum;
   for (int64_t r = 0; r < clusterSize; ++r) {
