@@ -115,6 +115,10 @@ LogicalResult mlir::memopt::buildInputStage(OpPassManager &pm,
   // The pairwise reference: the program's precision, another order.
   if (cfg.pairwiseReductions)
     pm.addNestedPass<func::FuncOp>(createMemoptPairwiseReductionsPass());
+  // The perturbed reference: the program's precision, its roundings
+  // perturbed (Monte Carlo arithmetic).
+  if (cfg.perturbRounding)
+    pm.addPass(createMemoptPerturbRoundingPass());
   return success();
 }
 

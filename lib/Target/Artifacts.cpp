@@ -568,6 +568,7 @@ FailureOr<Artifact> mlir::memopt::compileArtifact(
   case ArtifactKind::Reference:
   case ArtifactKind::ReferenceF64:
   case ArtifactKind::ReferencePairwise:
+  case ArtifactKind::ReferencePerturbed:
     kindName = "reference";
     break;
   case ArtifactKind::BaselineOnHost:
@@ -595,15 +596,25 @@ FailureOr<Artifact> mlir::memopt::compileArtifact(
     cfg.formKernels.strategy = KernelStrategy::Naive;
   // The CPU references keep slices and concatenations (bufferized
   // upstream): an independent check of memopt-fold-slices.
-  if (kind == ArtifactKind::Reference || kind == ArtifactKind::ReferenceF64 ||
-      kind == ArtifactKind::ReferencePairwise)
+  bool reference = kind == ArtifactKind::Reference ||
+                   kind == ArtifactKind::ReferenceF64 ||
+                   kind == ArtifactKind::ReferencePairwise ||
+                   kind == ArtifactKind::ReferencePerturbed;
+  if (reference)
     cfg.foldSlices = false;
   cfg.widenFloats = kind == ArtifactKind::ReferenceF64;
-  cfg.pairwiseReductions = kind == ArtifactKind::ReferencePairwise;
+  // The perturbed reference perturbs the pairwise order's roundings: the
+  // literal order of a 16-bit program (f16 sums of 4096 squares) is itself
+  // far off, and its spread would cover real errors.
+  cfg.pairwiseReductions = kind == ArtifactKind::ReferencePairwise ||
+                           kind == ArtifactKind::ReferencePerturbed;
   if (cfg.widenFloats)
     manifest["reference_precision"] = "f64";
   if (cfg.pairwiseReductions)
     manifest["reference_order"] = "pairwise";
+  cfg.perturbRounding = kind == ArtifactKind::ReferencePerturbed;
+  if (cfg.perturbRounding)
+    manifest["reference_rounding"] = "perturbed";
   // buildFrontStages in two steps, to read what the layout stage did to the
   // results before bufferization (out-parameters lose result attributes).
   PassManager layoutPm(ctx), bufferPm(ctx);
@@ -668,9 +679,6 @@ FailureOr<Artifact> mlir::memopt::compileArtifact(
   } else {
     // The reference lowers the bufferized original function directly.
     PassManager back(ctx);
-    bool reference = kind == ArtifactKind::Reference ||
-                     kind == ArtifactKind::ReferenceF64 ||
-                     kind == ArtifactKind::ReferencePairwise;
     LogicalResult built = reference ? buildHostLoweringStage(back)
                                     : buildHostEmulationBackend(back, cfg);
     if (failed(built) || failed(back.run(*module)))
@@ -688,14 +696,16 @@ FailureOr<Artifact> mlir::memopt::compileArtifact(
     manifest["symbol"] = sig->name;
     manifest["buffers"] = table.take();
     manifest["schedule"] = llvm::json::Array();
-    // The literal reference ships the f64 and the pairwise evaluations of
-    // the same function, which the verdicts judge against.
+    // The literal reference ships the f64, the pairwise and the perturbed
+    // evaluations of the same function, which the verdicts judge against.
     if (kind == ArtifactKind::Reference)
       for (auto [variant, suffix, key] :
            {std::make_tuple(ArtifactKind::ReferenceF64, ".f64",
                             "f64_reference"),
             std::make_tuple(ArtifactKind::ReferencePairwise, ".pairwise",
-                            "pairwise_reference")}) {
+                            "pairwise_reference"),
+            std::make_tuple(ArtifactKind::ReferencePerturbed, ".perturbed",
+                            "perturbed_reference")}) {
         std::string variantStem = (stem + suffix).str();
         FailureOr<Artifact> v =
             compileArtifact(original, variant, config, variantStem,

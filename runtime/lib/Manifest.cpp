@@ -140,6 +140,7 @@ Manifest Manifest::withVariant(const ReferenceVariant &v) const {
   m.entryArgs = v.entryArgs;
   m.f64Reference.reset();
   m.pairwiseReference.reset();
+  m.perturbedReference.reset();
   return m;
 }
 
@@ -880,10 +881,11 @@ memopt::runtime::manifestFromJson(const json::Value &root,
         s.failed())
       return s.error();
   }
-  // The literal reference's f64 and pairwise evaluations.
+  // The literal reference's f64, pairwise and perturbed evaluations.
   for (auto [key, variant] :
        {std::make_pair("f64_reference", &m.f64Reference),
-        std::make_pair("pairwise_reference", &m.pairwiseReference)}) {
+        std::make_pair("pairwise_reference", &m.pairwiseReference),
+        std::make_pair("perturbed_reference", &m.perturbedReference)}) {
     const json::Value *v = root.find(key);
     if (!v)
       continue;

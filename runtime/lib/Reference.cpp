@@ -47,6 +47,16 @@ Status ReferenceLibrary::open(const std::string &path,
   return Status::ok();
 }
 
+Status ReferenceLibrary::setRoundingSeed(uint64_t seed) const {
+  void *sym = dlsym(handle, "memopt_rounding_seed");
+  if (!sym)
+    return makeError(ErrorKind::Reference,
+                     name + ": no memopt_rounding_seed to set (not a "
+                            "perturbed reference)");
+  std::memcpy(sym, &seed, sizeof(seed));
+  return Status::ok();
+}
+
 Expected<std::vector<void *>>
 memopt::runtime::entryPointArgs(const Manifest &m,
                                 std::vector<std::vector<unsigned char>> &bufs) {

@@ -188,15 +188,24 @@ double memopt::runtime::ulpAt(DType type, double x) {
 }
 
 std::string memopt::runtime::describeVerdict(const PrecisionVerdict &v) {
-  char buf[512];
+  char spread[128] = "";
+  if (v.perturbed > 0)
+    std::snprintf(spread, sizeof(spread),
+                  ", %u perturbed evaluations %.3g (max abs %.3g)",
+                  v.perturbed,
+                  v.got.refL2 > 0 ? v.perturbedDiffL2 / v.got.refL2
+                                  : v.perturbedDiffL2,
+                  v.perturbedMaxAbs);
+  char buf[768];
   std::snprintf(
       buf, sizeof(buf),
-      "vs f64: rel L2 %.3g, bound %.3g (%g x %s %.3g or the dtype's "
+      "vs f64: rel L2 %.3g, bound %.3g (%g x %s %.3g%s or the dtype's "
       "rounding); max abs %.3g, bound %g x (%.3g + ulp); literal evaluation "
       "vs f64: rel L2 %.3g, max abs %.3g; vs the literal evaluation: %lld "
       "mismatches, %s accurate; %s",
       v.got.relL2, v.got.refL2 > 0 ? v.normBound / v.got.refL2 : v.normBound,
       kNormFactor, v.pairwise ? "pairwise" : "literal", v.uncertainty.relL2,
+      spread,
       v.got.maxAbsErr, kElementFactor, v.elementSlack, v.literal.relL2,
       v.literal.maxAbsErr, (long long)v.asLiteral.mismatches,
       v.asAccurateAsLiteral ? "as" : "less",
@@ -207,7 +216,8 @@ std::string memopt::runtime::describeVerdict(const PrecisionVerdict &v) {
 
 const char *PrecisionVerdict::route() const {
   if (judged && withinBound)
-    return "within the program's precision";
+    return perturbed > 0 ? "within the program's rounding spread"
+                         : "within the program's precision";
   if (literalRoute())
     return "as the literal evaluation";
   return "";
@@ -224,7 +234,9 @@ PrecisionVerdict memopt::runtime::judgeOutput(const void *got,
                                               const void *f64,
                                               const void *pairwise,
                                               DType type, int64_t n,
-                                              const Tolerance &literalTol) {
+                                              const Tolerance &literalTol,
+                                              const std::vector<const void *>
+                                                  &perturbed) {
   PrecisionVerdict v;
   v.asLiteral = compareBuffers(got, literal, type, n, literalTol);
   v.passed = v.asLiteral.passed();
@@ -249,6 +261,15 @@ PrecisionVerdict memopt::runtime::judgeOutput(const void *got,
     return v;
   }
   v.elementSlack = v.uncertainty.maxAbsErr;
+  double uncertaintyL2 = v.uncertainty.diffL2;
+  for (const void *m : perturbed) {
+    CompareResult spread = compareBuffers(m, f64, type, n, exact);
+    ++v.perturbed;
+    v.perturbedDiffL2 = std::max(v.perturbedDiffL2, spread.diffL2);
+    v.perturbedMaxAbs = std::max(v.perturbedMaxAbs, spread.maxAbsErr);
+  }
+  uncertaintyL2 = std::max(uncertaintyL2, v.perturbedDiffL2);
+  v.elementSlack = std::max(v.elementSlack, v.perturbedMaxAbs);
   v.got = compareBuffers(got, f64, type, n, exact);
   v.got.mismatches = 0;
   v.got.firstMismatch = -1;
@@ -285,7 +306,7 @@ PrecisionVerdict memopt::runtime::judgeOutput(const void *got,
   // of 4 u ||R|| would then be tighter than the 8 ulp each element may be
   // off (fuzz seed 5285: one sum of 5280 squares 4 ulp from f64).
   v.normBound = std::max(
-      kNormFactor * std::max({v.uncertainty.diffL2,
+      kNormFactor * std::max({uncertaintyL2,
                               unitRoundoff(type) * v.got.refL2,
                               ulpAt(type, 0.0) * std::sqrt(double(n))}),
       finite ? kElementFactor * std::sqrt(ulpSquares / double(finite)) : 0.0);

@@ -227,6 +227,48 @@ TEST(VerifyTest, PrecisionVerdictRoutes) {
   EXPECT_FALSE(v.passed);
 }
 
+TEST(VerifyTest, PerturbedEvaluationsWidenTheUncertainty) {
+  const int n = 4096;
+  Tolerance tol = defaultTolerance(DType::F32);
+  std::vector<float> r = values(n);
+  // A pairwise order that happens to land close to R, and a correct
+  // reassociation six times farther: outside the pairwise bound.
+  std::vector<float> p = perturbed(r, 1e-4, 1);
+  std::vector<float> lit = perturbed(r, 1e-4, 2);
+  std::vector<float> g = perturbed(r, 6e-4, 3);
+  PrecisionVerdict v =
+      judgeOutput(g.data(), lit.data(), r.data(), p.data(), DType::F32, n, tol);
+  EXPECT_FALSE(v.passed);
+  EXPECT_EQ(v.perturbed, 0u);
+  // Perturbed evaluations as far off as g: within their spread.
+  std::vector<std::vector<float>> m;
+  for (uint64_t s = 0; s < 4; ++s)
+    m.push_back(perturbed(r, 5e-4, 10 + s));
+  std::vector<const void *> samples;
+  for (const auto &x : m)
+    samples.push_back(x.data());
+  v = judgeOutput(g.data(), lit.data(), r.data(), p.data(), DType::F32, n, tol,
+                  samples);
+  EXPECT_EQ(v.perturbed, 4u);
+  EXPECT_TRUE(v.withinBound);
+  EXPECT_TRUE(v.passed);
+  EXPECT_STREQ(v.route(), "within the program's rounding spread");
+  EXPECT_NE(describeVerdict(v).find("4 perturbed evaluations"),
+            std::string::npos);
+  // Far outside the spread (a divisor 1% off): still a failure.
+  std::vector<float> planted = r;
+  for (float &f : planted)
+    f /= 1.01f;
+  v = judgeOutput(planted.data(), lit.data(), r.data(), p.data(), DType::F32,
+                  n, tol, samples);
+  EXPECT_FALSE(v.passed);
+  // The samples only widen the bound: what passes without them passes.
+  std::vector<float> close = perturbed(r, 1e-4, 4);
+  EXPECT_TRUE(judgeOutput(close.data(), lit.data(), r.data(), p.data(),
+                          DType::F32, n, tol, samples)
+                  .passed);
+}
+
 TEST(VerifyTest, FewOutputsKeepTheElementBound) {
   // One sum whose literal and pairwise orders both round to the f64 value:
   // no sample of the uncertainty. Another correct order 4 ulp off passes

@@ -47,14 +47,19 @@ int main(int argc, char **argv) {
                      "memopt-pipeline: PTX + manifest"),
           clEnumValN(ArtifactKind::Reference, "reference",
                      "Original function for the CPU: .so + manifest, with "
-                     "the f64 and pairwise evaluations (.f64.so, "
-                     ".pairwise.so) the verdicts judge against"),
+                     "the f64, pairwise and perturbed evaluations (.f64.so, "
+                     ".pairwise.so, .perturbed.so) the verdicts judge "
+                     "against"),
           clEnumValN(ArtifactKind::ReferenceF64, "reference-f64",
                      "Original function computed in f64 for the CPU, "
                      "results rounded once: .so + manifest"),
           clEnumValN(ArtifactKind::ReferencePairwise, "reference-pairwise",
                      "Original function in its own precision, float "
                      "reductions in a pairwise order: .so + manifest"),
+          clEnumValN(ArtifactKind::ReferencePerturbed, "reference-perturbed",
+                     "The pairwise evaluation with every rounding "
+                     "perturbed by a seeded random amount: .so + "
+                     "manifest"),
           clEnumValN(ArtifactKind::BaselineOnHost, "baseline-host",
                      "Naive kernels run as host loops: .so + manifest"),
           clEnumValN(ArtifactKind::OptimizedOnHost, "optimized-host",

@@ -46,6 +46,10 @@ struct MemoptPipelineConfig {
   /// (memopt-pairwise-reductions), in the program's precision: for the
   /// pairwise CPU reference only.
   bool pairwiseReductions = false;
+  /// The input stage perturbs every rounding by a seeded random amount
+  /// (memopt-perturb-rounding), after the pairwise order: for the perturbed
+  /// CPU reference only.
+  bool perturbRounding = false;
   /// Software pipelining of tile loops (memopt-pipeline-loads): tiles in
   /// flight, 0 = from the shared-memory budget.
   unsigned pipelineStages = 0;

@@ -41,6 +41,12 @@ enum class ArtifactKind {
   /// "pairwise". --pipeline=reference builds it (and the f64 one) too and
   /// names both in its manifest.
   ReferencePairwise,
+  /// The pairwise evaluation with every rounding perturbed by a seeded
+  /// random amount (memopt-perturb-rounding; the
+  /// seed is the library's public `memopt_rounding_seed`): shared object +
+  /// manifest whose pipeline is "reference", with "reference_rounding":
+  /// "perturbed". --pipeline=reference builds it too.
+  ReferencePerturbed,
   /// The baseline kernels run as host loops: shared object + manifest (CPU
   /// differential testing of kernel formation).
   BaselineOnHost,

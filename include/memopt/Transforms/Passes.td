@@ -1018,6 +1018,32 @@ def MemoptPairwiseReductionsPass
                            "arith::ArithDialect"];
 }
 
+def MemoptPerturbRoundingPass
+    : Pass<"memopt-perturb-rounding", "ModuleOp"> {
+  let summary = "Perturb every rounding of a tensor-level function by a "
+                "seeded random amount (Monte Carlo arithmetic)";
+  let description = [{
+    For the perturbed CPU reference (built with the literal, f64 and
+    pairwise ones by memopt-compile --pipeline=reference): after the input
+    stage and memopt-pairwise-reductions, the result r of every rounding float operation in the bodies of
+    the linalg.generic ops of each function (arith.addf, subf, mulf, divf,
+    remf, truncf, sitofp, uitofp and the math dialect's functions but
+    absf, copysign, floor, ceil, round, roundeven and trunc) of type f16,
+    bf16 or f32 becomes r * (1 + u * xi) computed in f64 and rounded back,
+    u the type's unit roundoff and xi in [-1, 1) a hash of the seed, the
+    operation's position in the module, r's bits and the generic's loop
+    indices. The seed is the public i64 global `memopt_rounding_seed`,
+    which the runtime sets before each evaluation (0 leaves every
+    operation as it is). The spread of several evaluations around the f64
+    reference is the program's own sensitivity to its roundings, in any
+    order of its reductions; the verdicts take it as the uncertainty where
+    the pairwise evaluation's is smaller than what a correct
+    reassociation gives (sums that cancel).
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "arith::ArithDialect",
+                           "memref::MemRefDialect"];
+}
+
 def MemoptAosToSoaPass : Pass<"memopt-aos-to-soa", "ModuleOp"> {
   let summary = "Split array-of-records function arguments read at a few "
                 "constant fields into one array per field";

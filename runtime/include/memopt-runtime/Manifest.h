@@ -139,7 +139,8 @@ struct Step {
 };
 
 /// A further evaluation of the function shipped with a literal reference
-/// ("f64_reference", "pairwise_reference"): its library (resolved) and the
+/// ("f64_reference", "pairwise_reference", "perturbed_reference"): its
+/// library (resolved) and the
 /// ids its entry point takes (empty: the manifest's default order).
 struct ReferenceVariant {
   std::string libraryFile;
@@ -168,8 +169,14 @@ struct Manifest {
   std::vector<int64_t> entryArgs;
   /// Reference manifests from memopt-compile --pipeline=reference: the
   /// function computed in f64 and rounded once, and computed in its own
-  /// precision with its reductions in a pairwise order.
-  std::optional<ReferenceVariant> f64Reference, pairwiseReference;
+  /// precision with its reductions in a pairwise order, and in its own
+  /// precision with every rounding perturbed (memopt-perturb-rounding).
+  std::optional<ReferenceVariant> f64Reference, pairwiseReference,
+      perturbedReference;
+  /// Host pipelines: the value the caller sets the library's public
+  /// `memopt_rounding_seed` to before calling it (0: left alone; the
+  /// perturbed reference only).
+  uint64_t roundingSeed = 0;
 
   /// This manifest with `v`'s library and entry arguments: a reference
   /// whose host entry point is the variant's.

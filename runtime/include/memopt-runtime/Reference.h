@@ -41,6 +41,11 @@ public:
   /// Precondition: open() succeeded.
   Status call(const std::vector<void *> &args) const;
 
+  /// Sets the library's public i64 `memopt_rounding_seed` (the perturbed
+  /// reference's; memopt-perturb-rounding) to `seed`. Fails (kind
+  /// Reference) if the library has none. Precondition: open() succeeded.
+  Status setRoundingSeed(uint64_t seed) const;
+
 private:
   void *handle = nullptr;
   void (*entry)() = nullptr;

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace memopt::runtime {
 
@@ -90,7 +91,17 @@ double ulpAt(DType type, double x);
 /// the dtype tolerance and is no less accurate than it:
 ///   ||G - R||_2 <= kLiteralNormFactor * ||L - R||_2 + kNormFactor * u * ||R||_2
 /// (the program's own order gives it).
+/// Evaluations with every rounding perturbed (Monte Carlo arithmetic: the
+/// perturbed reference run with several seeds, M_k) widen the uncertainty
+/// to the largest of P's and theirs, ||M_k - R||_2 and max_j |M_kj - R_j|:
+/// the pairwise order is one correct order, and on sums that cancel it can
+/// land far closer to R than another (a column kernel's tree); the spread
+/// of the perturbed evaluations is what any correct evaluation in the
+/// program's precision may be off by. The tools run them only where the
+/// verdict without them fails.
 constexpr double kNormFactor = 4.0;
+/// How many perturbed evaluations the tools run (seeds 1 ..).
+constexpr unsigned kPerturbedSamples = 8;
 constexpr double kElementFactor = 8.0;
 constexpr double kLiteralNormFactor = 1.1;
 
@@ -102,6 +113,10 @@ struct PrecisionVerdict {
   /// mismatches count the elements outside the element bound).
   CompareResult literal, uncertainty, got;
   bool pairwise = false; // the uncertainty is the pairwise evaluation's
+  /// Perturbed evaluations taken into the uncertainty (0: none), and the
+  /// largest of their errors against R (norm, element).
+  unsigned perturbed = 0;
+  double perturbedDiffL2 = 0.0, perturbedMaxAbs = 0.0;
   double elementSlack = 0.0; // max_j |P_j - R_j|
   double normBound = 0.0;    // the bound on ||G - R||_2
   bool withinBound = false;
@@ -129,10 +144,12 @@ std::string describeVerdict(const PrecisionVerdict &v);
 
 /// Judges `got` (numElements of `type`). `f64` and `pairwise` may be null
 /// (no such evaluation); `literalTol` is the tolerance of the comparison
-/// with the literal evaluation (scaledTolerance unless the user gave one).
+/// with the literal evaluation (scaledTolerance unless the user gave one);
+/// `perturbed` holds the perturbed evaluations, if any.
 PrecisionVerdict judgeOutput(const void *got, const void *literal,
                              const void *f64, const void *pairwise, DType type,
-                             int64_t numElements, const Tolerance &literalTol);
+                             int64_t numElements, const Tolerance &literalTol,
+                             const std::vector<const void *> &perturbed = {});
 
 } // namespace memopt::runtime
 

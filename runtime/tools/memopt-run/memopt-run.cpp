@@ -287,6 +287,10 @@ static json::Value checkJson(const Check &c) {
     j.set("outside_element_bound", pv.got.mismatches);
     j.set("uncertainty_order", pv.pairwise ? "pairwise" : "literal");
     j.set("uncertainty_rel_l2", pv.uncertainty.relL2);
+    j.set("perturbed_evaluations", static_cast<int64_t>(pv.perturbed));
+    j.set("perturbed_rel_l2",
+          pv.got.refL2 > 0 ? pv.perturbedDiffL2 / pv.got.refL2
+                           : pv.perturbedDiffL2);
     j.set("literal_rel_l2_vs_f64", pv.literal.relL2);
     j.set("literal_max_abs_vs_f64", pv.literal.maxAbsErr);
     j.set("literal_meaningless", pv.meaningless);
@@ -350,6 +354,9 @@ static Status runHostReference(const Manifest &m,
   ReferenceLibrary lib;
   if (Status s = lib.open(m.libraryFile, m.symbol); s.failed())
     return s;
+  if (m.roundingSeed != 0)
+    if (Status s = lib.setRoundingSeed(m.roundingSeed); s.failed())
+      return s;
   unsigned numIn = m.numInputs(), numOut = m.numOutputs();
   for (unsigned k = 0; k < numOut; ++k)
     bufs[numIn + k].assign(static_cast<size_t>(m.buffers[numIn + k].bytes),
@@ -615,6 +622,9 @@ int main(int argc, char **argv) {
   }
 
   // 6. Verification.
+  // Perturbed evaluations by seed (their outputs), run at the first
+  // verdict that needs them.
+  std::vector<std::vector<std::vector<unsigned char>>> perturbedOutputs;
   std::vector<Check> checks;
   bool allPassed = true;
   for (unsigned k = 0; k < numOut; ++k) {
@@ -631,20 +641,46 @@ int main(int argc, char **argv) {
     };
     bool judged = !f64Outputs.empty();
     auto judge = [&](const std::string &what,
-                     const std::vector<unsigned char> &g) {
-      PrecisionVerdict v = judgeOutput(
-          g.data(), refOutputs[k].data(),
-          judged ? f64Outputs[k].data() : nullptr,
-          pairwiseOutputs.empty() ? nullptr : pairwiseOutputs[k].data(),
-          b.dtype, b.numElements(), tol);
+                     const std::vector<unsigned char> &g) -> Status {
+      auto judgeWith = [&](const std::vector<const void *> &perturbed) {
+        return judgeOutput(
+            g.data(), refOutputs[k].data(),
+            judged ? f64Outputs[k].data() : nullptr,
+            pairwiseOutputs.empty() ? nullptr : pairwiseOutputs[k].data(),
+            b.dtype, b.numElements(), tol, perturbed);
+      };
+      PrecisionVerdict v = judgeWith({});
+      // The perturbed evaluations (seeds 1 ..), run once a verdict without
+      // them fails.
+      if (!v.passed && v.judged && ref->perturbedReference) {
+        for (unsigned s = perturbedOutputs.size(); s < kPerturbedSamples;
+             ++s) {
+          Manifest pm = ref->withVariant(*ref->perturbedReference);
+          pm.roundingSeed = s + 1;
+          perturbedOutputs.emplace_back();
+          if (Status st = runHostReference(pm, inputs, inputHashes,
+                                           perturbedOutputs.back(),
+                                           variantSeconds);
+              st.failed())
+            return st;
+        }
+        std::vector<const void *> samples;
+        for (const auto &out : perturbedOutputs)
+          samples.push_back(out[k].data());
+        v = judgeWith(samples);
+      }
       Check c{what, b.id, b.name, b.dtype, tol,
               v.judged ? v.got : v.asLiteral, v, false};
       c.result.mismatches = v.mismatches();
       allPassed &= c.passed();
       checks.push_back(std::move(c));
+      return Status::ok();
     };
-    judge("baseline vs reference", results[0].outputs[k]);
-    judge("optimized vs reference", results[1].outputs[k]);
+    for (auto [what, out] :
+         {std::make_pair("baseline vs reference", &results[0].outputs[k]),
+          std::make_pair("optimized vs reference", &results[1].outputs[k])})
+      if ((s = judge(what, *out)).failed())
+        return fail(o, s.error());
     // Two results within the program's precision may differ by more than
     // the dtype tolerance (one in the literal order): with an f64
     // reference this comparison is information, not a verdict.
