@@ -67,9 +67,11 @@ FailureOr<arith::AtomicRMWKind> kf::matchCombiner(linalg::GenericOp op,
     return failure();
   }
   Type t = acc.getType();
-  // 16-bit float partials are combined across threads in f32.
-  if (!t.isF32() && !t.isInteger(32) && !t.isF16() && !t.isBF16()) {
-    why = "reduction accumulator is not f32, f16, bf16 or i32";
+  // 16-bit float partials are combined across threads in f32; 64-bit ones
+  // (f64 sums, i64 counts) are shuffled as two 32-bit halves.
+  if (!t.isF32() && !t.isInteger(32) && !t.isF16() && !t.isBF16() &&
+      !t.isF64() && !t.isInteger(64)) {
+    why = "reduction accumulator is not f64, f32, f16, bf16, i64 or i32";
     return failure();
   }
   return *kind;
