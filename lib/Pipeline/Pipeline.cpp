@@ -166,6 +166,7 @@ static Options getKnobs(const MemoptFormKernelsPassOptions &from) {
   to.clusterBlockThreads = from.clusterBlockThreads;
   to.rowPrefetch = from.rowPrefetch;
   to.rowSharedElements = from.rowSharedElements;
+  to.interleavedRowsPerThread = from.interleavedRowsPerThread;
   to.multiprocessors = from.multiprocessors;
   return to;
 }

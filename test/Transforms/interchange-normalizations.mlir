@@ -3,7 +3,7 @@
 // permuted (views of the ones others use, permuted allocations of its
 // own), and then forms one interleaved row group.
 // RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(memopt-set-target, func.func(memopt-interchange-normalizations))" 2>/dev/null | FileCheck %s
-// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(memopt-set-target, func.func(memopt-interchange-normalizations, memopt-form-groups, memopt-select-kernel-strategy))" 2>/dev/null | FileCheck %s --check-prefix=PLAN
+// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(memopt-set-target, func.func(memopt-interchange-normalizations, memopt-form-groups, memopt-select-kernel-strategy{interleaved-rows-per-thread=8}))" 2>/dev/null | FileCheck %s --check-prefix=PLAN
 
 // Softmax over dim 0 of 300 x 64 (as bufferized from linalg.softmax
 // dimension(0)): max, sum of exp(x - max) recomputing the exponential,

@@ -102,7 +102,9 @@ def Memopt_RowStrategyAttr : Memopt_Attr<"RowStrategy", "row"> {
     vector + k of the block, k < vector, held by the threads t / (
     rows_per_block / vector)): every access along the rows is one aligned
     vector across them, one element of each row at a time along the row;
-    it divides rows_per_block and the last outer dim. No shifted chunks,
+    it divides rows_per_block and the last outer dim (the selection takes
+    1 unless the interleaved-rows-per-thread option allows more: several
+    measured slower, run 52). No shifted chunks,
     no staging, no online softmax; clusters split the rows as usual.
     `column_partials` above 0 (default 0, not printed then): the group ends
     with reductions over its rows (column reductions of the same inputs:

@@ -192,6 +192,14 @@ defvar MemoptKernelShapeOptions = [
            "their next row into shared memory (cp.async) while they reduce "
            "and write the current one, in place of row-shared-elements "
            "(measured slower than one row per cluster on an H200)">,
+    Option<"interleavedRowsPerThread", "interleaved-rows-per-thread",
+           "unsigned", "1",
+           "Interleaved row kernels: most adjacent rows one thread holds, "
+           "each access along them one vector across them (1: one row a "
+           "thread; several measured slower on an H100, run 52: softmax over "
+           "dim 0 of 8192 x 4096 f32 41.8% of copy at 4 against 62.4%, "
+           "LayerNorm over the batch in bf16 12.0% at 8 against 40.2%: the "
+           "rows' replicated state spills at 64 registers)">,
     Option<"rowSharedElements", "row-shared-elements", "unsigned", "32",
            "Row kernels split over a cluster: elements per thread held in "
            "shared memory besides those in registers (0: registers only); "

@@ -116,6 +116,9 @@ struct KernelTargetInfo {
   /// 77.4 / 61.3 (bench/results/2026-11-30-run10-*/r3,
   /// 2026-11-30-run11-*/r4).
   unsigned rowSharedElements = 32;
+  /// Interleaved row kernels: most adjacent rows one thread holds (1: one
+  /// row a thread, measured faster; see the pass option).
+  unsigned interleavedRowsPerThread = 1;
   /// Most shared memory one CTA may use with opt-in (sm_90: 227 KiB).
   unsigned maxSharedMemoryPerBlock = 227 * 1024;
   /// Most blocks of a cluster every part of the chip schedules (larger ones

@@ -190,7 +190,9 @@ int64_t kf::chooseRowsPerThread(const Group &group,
     return 1;
   }
   int64_t lastOuter = group.outer.back();
-  for (int64_t v = target.vectorBytes / widest; v > 1; v /= 2) {
+  for (int64_t v = std::min<int64_t>(target.vectorBytes / widest,
+                                     target.interleavedRowsPerThread);
+       v > 1; v /= 2) {
     if (lastOuter % v != 0 || v > (int64_t)target.warpSize)
       continue;
     if (llvm::all_of(accesses, [&](auto access) {
@@ -252,7 +254,8 @@ kf::selectInterleavedRowStrategy(const Group &group,
     return failure();
   std::string whyOne;
   int64_t rowsPerThread = chooseRowsPerThread(group, target, whyOne);
-  if (rowsPerThread == 1)
+  // (One row a thread is the default, not a refusal: no remark then.)
+  if (rowsPerThread == 1 && target.interleavedRowsPerThread > 1)
     group.ops.front().op.emitRemark()
         << "interleaved rows one to a thread (accesses of one element): "
         << whyOne;

@@ -37,6 +37,8 @@
   INFO.multiprocessors = multiprocessors;                                      \
   INFO.rowPrefetch = rowPrefetch;                                              \
   INFO.rowSharedElements = rowSharedElements;                                  \
+  INFO.interleavedRowsPerThread =                                              \
+      std::max(1u, unsigned(interleavedRowsPerThread));                        \
   ::mlir::memopt::applyTarget(INFO, ::mlir::memopt::getTarget(OP));            \
   /* Whole warps: block reductions and shuffles assume them. */                \
   INFO.clusterBlockThreads = std::clamp(                                       \
