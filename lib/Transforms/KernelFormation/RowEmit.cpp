@@ -211,9 +211,8 @@ void kf::emitRowKernel(RewriterBase &b, Group &group, RowStrategyAttr s,
     Value last = cIdx(b, loc, rows - 1);
     rowValid =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, row, last);
-    row = arith::MinUIOp::create(
-        b, loc, row,
-        rowsPerThread == 1 ? last : cIdx(b, loc, rows - rowsPerThread));
+    row = arith::MinUIOp::create(b, loc, row,
+                                 cIdx(b, loc, rows - rowsPerThread));
   }
   // The row this block holds when blocks walk the outer dims in another
   // order than memory order.
