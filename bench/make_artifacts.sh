@@ -9,18 +9,21 @@
 # leaves out the row sweep's programs (bench/sweep.py), MEMOPT_RED_SWEEP=0
 # the reduction sweep's. --only=REGEX compiles only the workloads whose
 # name matches REGEX (bash =~, whole name; accuracy programs as
-# accuracy/NAME) and skips the option variants and the enlarged W1-W8.
+# accuracy/NAME) and skips the enlarged W1-W8 and the option variants but
+# those --variants=REGEX names (their workload must be in --only too).
 set -euo pipefail
 BUILD=${1:?build dir}
 OUT=${2:?output dir}
 KERNELS_ONLY=0
 NO_VARIANTS=0
 ONLY=""
+VARIANTS=""
 for a in "${@:3}"; do
   case $a in
     --kernels-only) KERNELS_ONLY=1 ;;
     --no-variants) NO_VARIANTS=1 ;;
     --only=*) ONLY=${a#--only=} ;;
+    --variants=*) VARIANTS=${a#--variants=} ;;
     *) echo "unknown option $a" >&2; exit 2 ;;
   esac
 done
@@ -32,6 +35,9 @@ memopt_compile() {
 }
 # want NAME: whether --only selects the workload NAME.
 want() { [[ -z $ONLY || $1 =~ ^($ONLY)$ ]]; }
+# want_variant NAME: whether the option variant NAME is compiled (all of
+# them without --only; with it, those --variants selects).
+want_variant() { [[ -z $ONLY ]] || [[ -n $VARIANTS && $1 =~ ^($VARIANTS)$ ]]; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$HERE")
 mkdir -p "$OUT"
@@ -150,7 +156,7 @@ for f in "$HERE"/accuracy/*.mlir; do
   echo "compiled accuracy/$name"
 done
 rmdir "$OUT/accuracy" 2>/dev/null || true
-if [[ $NO_VARIANTS == 1 || -n $ONLY ]]; then
+if [[ $NO_VARIANTS == 1 || ( -n $ONLY && -z $VARIANTS ) ]]; then
   git -C "$ROOT" rev-parse HEAD > "$OUT/commit.txt" 2>/dev/null || true
   exit 0
 fi
@@ -159,6 +165,7 @@ fi
 # multiprocessor, one cluster walks every row, prefetching the next):
 # compute-sanitizer coverage of the cp.async staging and of the
 # alternating totals.
+if [[ -z $ONLY ]]; then
 for f in softmax_long_7x40000 softmax_masked_long_2x69632 rmsnorm_long_bf16_3x131080; do
   name=c-$(echo $f | tr '_' '-')-sh
   memopt_compile "$ROOT/test/Inputs/contract/$f.mlir" --pipeline=baseline -o "$OUT/$name.baseline"
@@ -189,6 +196,7 @@ for m in none pad swizzle; do
   memopt_compile "$ROOT/examples/w5_transpose.mlir" --pipeline=reference -o "$OUT/$name.reference"
   echo "compiled $name"
 done
+fi
 # W1-W8 at 2-4x the bytes (16384 rows -> 65536, 8192^2 -> 16384^2, W6 x2
 # records) for the Nsight Compute comparison of the DRAM model: at these
 # sizes the dirty lines left in L2 at a kernel's end are ~1% of its writes.
@@ -207,6 +215,7 @@ done
 variant() { # workload, variant name, memopt-compile flags...
   local w=$1 name=$2
   shift 2
+  want_variant "$name" || return 0
   cp "$OUT/$w.baseline.ptx" "$OUT/$name.baseline.ptx"
   sed 's/"'$w'.baseline.ptx"/"'$name'.baseline.ptx"/' "$OUT/$w.baseline.json" > "$OUT/$name.baseline.json"
   memopt_compile "$HERE/inputs/$w.mlir" --pipeline=optimized "$@" -o "$OUT/$name.optimized"
@@ -224,6 +233,22 @@ done
 # Normalizations over dim 0 (interleaved rows): c1024, blocks of 1024
 # threads (clusters of 8 for columns of 8192, one block per multiprocessor).
 variant sm0 sm0c1024 --cluster-block-threads=1024
+# b16, b8: at most 16 or 8 rows side by side a block (clusters' blocks of
+# cluster-block-threads, 512: two per multiprocessor, so one block's loads
+# overlap another's exchanges); t256: blocks of 256 (four a
+# multiprocessor); v2: two rows a thread (8-byte f32 accesses).
+for w in sm0 ln0; do
+  variant $w ${w}b16 --interleaved-block-rows=16
+  variant $w ${w}b8 --interleaved-block-rows=8
+  variant $w ${w}b8t256 --interleaved-block-rows=8 --cluster-block-threads=256
+  variant $w ${w}b16t256 --interleaved-block-rows=16 --cluster-block-threads=256
+  variant $w ${w}v2b16 --interleaved-rows-per-thread=2 --interleaved-block-rows=16
+done
+variant sm0 sm0v2 --interleaved-rows-per-thread=2
+for w in gnnhwc l2n1; do
+  variant $w ${w}b16 --interleaved-block-rows=16
+  variant $w ${w}b8 --interleaved-block-rows=8
+done
 # Column reductions from memopt-interchange-reductions (decode attention's
 # p . V, a decode projection): a block's contiguous slice of a row (64
 # bytes by default: 4 threads of 16-byte loads side by side, 64 row lanes)
@@ -245,6 +270,7 @@ done
 for w in sml65k sml256k sml65kpf sml256kpf sml65ksh sml256ksh sml65kc1024 sml256kc1024 sml65kc256 sml256kc256 sml65kst sml256kst sml65ks1 sml65ks2 sml65ks3 sml256ks1 sml256ks2 sml256ks3 sml65kreg sml256km8; do
   echo "--atol 1e-7" > "$OUT/$w.runargs"
 done
+if [[ -z $ONLY ]]; then
 mkdir -p "$OUT/large"
 for f in "$ROOT"/examples/*.mlir; do
   name=$(basename "$f" .mlir); name=${name%%_*}
@@ -255,6 +281,7 @@ for f in "$ROOT"/examples/*.mlir; do
   rm "$OUT/large/$name.mlir"
   echo "compiled large $name"
 done
+fi
 # Column sums of 16384 f32 terms: the sequential f32 reference itself is off
 # by ~1e-3 absolute from any other summation order.
 echo "--atol 2e-2" > "$OUT/w7.runargs"

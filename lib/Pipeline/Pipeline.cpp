@@ -167,6 +167,7 @@ static Options getKnobs(const MemoptFormKernelsPassOptions &from) {
   to.rowPrefetch = from.rowPrefetch;
   to.rowSharedElements = from.rowSharedElements;
   to.interleavedRowsPerThread = from.interleavedRowsPerThread;
+  to.interleavedBlockRows = from.interleavedBlockRows;
   to.multiprocessors = from.multiprocessors;
   return to;
 }

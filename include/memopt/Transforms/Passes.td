@@ -200,6 +200,12 @@ defvar MemoptKernelShapeOptions = [
            "dim 0 of 8192 x 4096 f32 41.8% of copy at 4 against 62.4%, "
            "LayerNorm over the batch in bf16 12.0% at 8 against 40.2%: the "
            "rows' replicated state spills at 64 registers)">,
+    Option<"interleavedBlockRows", "interleaved-block-rows", "unsigned",
+           "0",
+           "Interleaved row kernels: most rows one block holds side by side "
+           "(0: a warp's worth; at least 8, a sector of 4-byte elements; "
+           "fewer rows a block make a cluster's blocks of "
+           "cluster-block-threads, several per multiprocessor)">,
     Option<"rowSharedElements", "row-shared-elements", "unsigned", "32",
            "Row kernels split over a cluster: elements per thread held in "
            "shared memory besides those in registers (0: registers only); "

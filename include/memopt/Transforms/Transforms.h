@@ -119,6 +119,9 @@ struct KernelTargetInfo {
   /// Interleaved row kernels: most adjacent rows one thread holds (1: one
   /// row a thread, measured faster; see the pass option).
   unsigned interleavedRowsPerThread = 1;
+  /// Interleaved row kernels: most rows one block holds side by side (0:
+  /// a warp's worth; see the pass option).
+  unsigned interleavedBlockRows = 0;
   /// Most shared memory one CTA may use with opt-in (sm_90: 227 KiB).
   unsigned maxSharedMemoryPerBlock = 227 * 1024;
   /// Most blocks of a cluster every part of the chip schedules (larger ones

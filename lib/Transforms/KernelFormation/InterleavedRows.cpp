@@ -57,18 +57,24 @@ kf::planInterleavedRows(int64_t rowLength, int64_t rows,
   // groups of 8), else (below about 56 rows) the one leaving the fewest
   // empty slots, the larger on a tie (13 rows: 16); the slots past the
   // last row load it again and store nothing.
+  // (interleaved-block-rows caps the group: a power of two, at least
+  // minRows.)
+  int64_t most = warp;
+  if (target.interleavedBlockRows > 0)
+    most = std::clamp<int64_t>(
+        llvm::bit_floor<uint64_t>(target.interleavedBlockRows), minRows, warp);
   plan.rowsPerBlock = 0;
-  for (int64_t w = warp; w >= minRows; w /= 2)
+  for (int64_t w = most; w >= minRows; w /= 2)
     if (rows % w == 0) {
       plan.rowsPerBlock = w;
       break;
     }
-  for (int64_t w = warp; plan.rowsPerBlock == 0 && w >= minRows; w /= 2)
+  for (int64_t w = most; plan.rowsPerBlock == 0 && w >= minRows; w /= 2)
     if (8 * ((int64_t)llvm::alignTo(rows, w) - rows) <= rows)
       plan.rowsPerBlock = w;
   if (plan.rowsPerBlock == 0) {
     int64_t bestSlots = 0;
-    for (int64_t w = warp; w >= minRows; w /= 2) {
+    for (int64_t w = most; w >= minRows; w /= 2) {
       int64_t slots = llvm::alignTo(rows, w);
       if (plan.rowsPerBlock == 0 || slots < bestSlots) {
         plan.rowsPerBlock = w;

@@ -39,6 +39,7 @@
   INFO.rowSharedElements = rowSharedElements;                                  \
   INFO.interleavedRowsPerThread =                                              \
       std::max(1u, unsigned(interleavedRowsPerThread));                        \
+  INFO.interleavedBlockRows = interleavedBlockRows;                            \
   ::mlir::memopt::applyTarget(INFO, ::mlir::memopt::getTarget(OP));            \
   /* Whole warps: block reductions and shuffles assume them. */                \
   INFO.clusterBlockThreads = std::clamp(                                       \
