@@ -320,3 +320,23 @@ PrecisionVerdict memopt::runtime::judgeOutput(const void *got,
   v.passed = v.withinBound || v.literalRoute();
   return v;
 }
+
+Expected<PrecisionVerdict> memopt::runtime::PerturbedSamples::judge(
+    size_t index,
+    const std::function<PrecisionVerdict(const std::vector<const void *> &)>
+        &judgeWith) {
+  PrecisionVerdict v = judgeWith({});
+  if (v.passed || !v.judged || !run)
+    return v;
+  for (unsigned seed = samples.size() + 1; seed <= kPerturbedSamples; ++seed) {
+    samples.emplace_back();
+    if (Status st = run(seed, samples.back()); st.failed()) {
+      samples.pop_back();
+      return st.error();
+    }
+  }
+  std::vector<const void *> at;
+  for (const Buffers &b : samples)
+    at.push_back(b[index].data());
+  return judgeWith(at);
+}

@@ -17,7 +17,10 @@
 
 #include "memopt-runtime/Manifest.h"
 
+#include "memopt-runtime/Status.h"
+
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -150,6 +153,31 @@ PrecisionVerdict judgeOutput(const void *got, const void *literal,
                              const void *f64, const void *pairwise, DType type,
                              int64_t numElements, const Tolerance &literalTol,
                              const std::vector<const void *> &perturbed = {});
+
+/// The perturbed evaluations (seeds 1 .. kPerturbedSamples), run once, at
+/// the first verdict that needs them, and shared by every output judged
+/// after it.
+class PerturbedSamples {
+public:
+  /// The buffers of one evaluation, by index.
+  using Buffers = std::vector<std::vector<unsigned char>>;
+  /// Evaluates the perturbed reference with `seed` into `out`.
+  using Runner = std::function<Status(unsigned seed, Buffers &out)>;
+  /// A null runner: there is no perturbed evaluation.
+  explicit PerturbedSamples(Runner run) : run(std::move(run)) {}
+
+  /// `judgeWith({})`; where that fails, is judged and a runner exists, the
+  /// evaluations' buffer `index` given to `judgeWith` (the verdict with
+  /// the uncertainty widened to their spread).
+  Expected<PrecisionVerdict>
+  judge(size_t index,
+        const std::function<PrecisionVerdict(const std::vector<const void *> &)>
+            &judgeWith);
+
+private:
+  Runner run;
+  std::vector<Buffers> samples;
+};
 
 } // namespace memopt::runtime
 

@@ -196,9 +196,21 @@ int main(int argc, char **argv) {
                   "bytes, host scatter %.3f ms\n",
                   label, m->numDerivedOutputs(), (long long)run->assemblyBytes,
                   run->assemblyMs);
-  // The perturbed evaluations (seeds 1 ..), run once an output's verdict
-  // without them fails.
-  std::vector<std::vector<std::vector<unsigned char>>> perturbedOut;
+  // The perturbed evaluations, run once an output's verdict without them
+  // fails.
+  PerturbedSamples perturbed(
+      ref->perturbedReference
+          ? PerturbedSamples::Runner(
+                [&](unsigned seed, PerturbedSamples::Buffers &out) -> Status {
+                  Manifest pm = ref->withVariant(*ref->perturbedReference);
+                  pm.roundingSeed = seed;
+                  auto run = runHost(pm, inputs);
+                  if (run.failed())
+                    return run.status();
+                  out = std::move(run->bufs);
+                  return Status::ok();
+                })
+          : PerturbedSamples::Runner());
   bool ok = true;
   for (const Buffer &b : ref->buffers) {
     if (b.role != BufferRole::Output)
@@ -206,29 +218,18 @@ int main(int argc, char **argv) {
     auto at = [&](const std::vector<std::vector<unsigned char>> &bufs) {
       return bufs.empty() ? nullptr : bufs[b.id].data();
     };
-    auto judge = [&](const std::vector<const void *> &perturbed) {
-      return judgeOutput(
-          (*testOut)[b.id].data(), (*refOut)[b.id].data(), at(f64Out),
-          at(pairwiseOut), b.dtype, b.numElements(),
-          literalTolerance(b.dtype, (*refOut)[b.id].data(), b.numElements(),
-                           atol, rtol),
-          perturbed);
-    };
-    PrecisionVerdict v = judge({});
-    if (!v.passed && v.judged && ref->perturbedReference) {
-      for (unsigned k = perturbedOut.size(); k < kPerturbedSamples; ++k) {
-        Manifest pm = ref->withVariant(*ref->perturbedReference);
-        pm.roundingSeed = k + 1;
-        auto run = runHost(pm, inputs);
-        if (run.failed())
-          return fail(run.error());
-        perturbedOut.push_back(std::move(run->bufs));
-      }
-      std::vector<const void *> samples;
-      for (const auto &out : perturbedOut)
-        samples.push_back(out[b.id].data());
-      v = judge(samples);
-    }
+    Expected<PrecisionVerdict> judged =
+        perturbed.judge(b.id, [&](const std::vector<const void *> &samples) {
+          return judgeOutput(
+              (*testOut)[b.id].data(), (*refOut)[b.id].data(), at(f64Out),
+              at(pairwiseOut), b.dtype, b.numElements(),
+              literalTolerance(b.dtype, (*refOut)[b.id].data(),
+                               b.numElements(), atol, rtol),
+              samples);
+        });
+    if (judged.failed())
+      return fail(judged.error());
+    const PrecisionVerdict &v = *judged;
     // Errors against the f64 value when there is one, else against the
     // reference as before.
     const CompareResult &r = v.judged ? v.got : v.asLiteral;

@@ -622,9 +622,17 @@ int main(int argc, char **argv) {
   }
 
   // 6. Verification.
-  // Perturbed evaluations by seed (their outputs), run at the first
-  // verdict that needs them.
-  std::vector<std::vector<std::vector<unsigned char>>> perturbedOutputs;
+  // The perturbed evaluations, run at the first verdict that needs them.
+  PerturbedSamples perturbed(
+      ref->perturbedReference
+          ? PerturbedSamples::Runner(
+                [&](unsigned seed, PerturbedSamples::Buffers &out) {
+                  Manifest pm = ref->withVariant(*ref->perturbedReference);
+                  pm.roundingSeed = seed;
+                  return runHostReference(pm, inputs, inputHashes, out,
+                                          variantSeconds);
+                })
+          : PerturbedSamples::Runner());
   std::vector<Check> checks;
   bool allPassed = true;
   for (unsigned k = 0; k < numOut; ++k) {
@@ -639,36 +647,20 @@ int main(int argc, char **argv) {
               std::nullopt, false};
       checks.push_back(std::move(c));
     };
-    bool judged = !f64Outputs.empty();
+    bool haveF64 = !f64Outputs.empty();
     auto judge = [&](const std::string &what,
                      const std::vector<unsigned char> &g) -> Status {
-      auto judgeWith = [&](const std::vector<const void *> &perturbed) {
-        return judgeOutput(
-            g.data(), refOutputs[k].data(),
-            judged ? f64Outputs[k].data() : nullptr,
-            pairwiseOutputs.empty() ? nullptr : pairwiseOutputs[k].data(),
-            b.dtype, b.numElements(), tol, perturbed);
-      };
-      PrecisionVerdict v = judgeWith({});
-      // The perturbed evaluations (seeds 1 ..), run once a verdict without
-      // them fails.
-      if (!v.passed && v.judged && ref->perturbedReference) {
-        for (unsigned s = perturbedOutputs.size(); s < kPerturbedSamples;
-             ++s) {
-          Manifest pm = ref->withVariant(*ref->perturbedReference);
-          pm.roundingSeed = s + 1;
-          perturbedOutputs.emplace_back();
-          if (Status st = runHostReference(pm, inputs, inputHashes,
-                                           perturbedOutputs.back(),
-                                           variantSeconds);
-              st.failed())
-            return st;
-        }
-        std::vector<const void *> samples;
-        for (const auto &out : perturbedOutputs)
-          samples.push_back(out[k].data());
-        v = judgeWith(samples);
-      }
+      Expected<PrecisionVerdict> judged = perturbed.judge(
+          k, [&](const std::vector<const void *> &samples) {
+            return judgeOutput(
+                g.data(), refOutputs[k].data(),
+                haveF64 ? f64Outputs[k].data() : nullptr,
+                pairwiseOutputs.empty() ? nullptr : pairwiseOutputs[k].data(),
+                b.dtype, b.numElements(), tol, samples);
+          });
+      if (judged.failed())
+        return judged.status();
+      const PrecisionVerdict &v = *judged;
       Check c{what, b.id, b.name, b.dtype, tol,
               v.judged ? v.got : v.asLiteral, v, false};
       c.result.mismatches = v.mismatches();
@@ -685,7 +677,7 @@ int main(int argc, char **argv) {
     // the dtype tolerance (one in the literal order): with an f64
     // reference this comparison is information, not a verdict.
     add("optimized vs baseline", results[1].outputs[k], results[0].outputs[k]);
-    checks.back().informational = judged;
+    checks.back().informational = haveF64;
     allPassed &= checks.back().passed();
   }
   for (const PipelineResult &r : results)
