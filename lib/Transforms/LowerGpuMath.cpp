@@ -22,6 +22,8 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/MapVector.h"
 
+#include <limits>
+
 namespace mlir::memopt {
 #define GEN_PASS_DEF_MEMOPTLOWERGPUMATHPASS
 #include "memopt/Transforms/Passes.h.inc"
@@ -148,6 +150,147 @@ struct TanhLowering : OpRewritePattern<math::TanhOp> {
     if (t != f32)
       r = arith::TruncFOp::create(rewriter, loc, t, r);
     rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+/// Builders of f64 arithmetic for the f64 exp and log below.
+namespace {
+struct F64Builder {
+  PatternRewriter &b;
+  Location loc;
+  Type f64 = b.getF64Type(), i64 = b.getI64Type();
+  Value c(double v) {
+    return arith::ConstantOp::create(b, loc, b.getF64FloatAttr(v));
+  }
+  Value ci(int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+  }
+  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value fma(Value x, Value y, Value z) {
+    return math::FmaOp::create(b, loc, x, y, z);
+  }
+  Value cmp(arith::CmpFPredicate p, Value x, Value y) {
+    return arith::CmpFOp::create(b, loc, p, x, y);
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  Value bits(Value x) { return arith::BitcastOp::create(b, loc, i64, x); }
+  Value fromBits(Value x) { return arith::BitcastOp::create(b, loc, f64, x); }
+  /// 2^k for k in [-1022, 1023] (i64).
+  Value pow2(Value k) {
+    return fromBits(arith::ShLIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, k, ci(1023)), ci(52)));
+  }
+};
+} // namespace
+
+/// math.exp on f64 (PTX has no f64 exp; libdevice's is what NVVM would
+/// call): x clamped to [-746, 710] (beyond, the result is 0 or inf
+/// anyway), k = round(x log2(e)), r = x - k ln2 in two FMA steps with ln2
+/// split in two doubles (|r| <= ln2 / 2), e^r by its Taylor polynomial of
+/// degree 13 (truncation below 2^-57 relative), times 2^k as two powers of
+/// two (k may lie past the normal exponents: subnormal results, 2^1024 for
+/// an overflow to inf). NaN stays NaN. Within 2 ulps of exp (the host test
+/// lower-gpu-math-f64-exec.mlir counts them against libm).
+struct ExpF64Lowering : OpRewritePattern<math::ExpOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::ExpOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getType().isF64())
+      return failure();
+    F64Builder f{rewriter, op.getLoc()};
+    Location loc = op.getLoc();
+    Value x = op.getOperand();
+    Value xc = arith::MinNumFOp::create(
+        rewriter, loc, arith::MaxNumFOp::create(rewriter, loc, x, f.c(-746.0)),
+        f.c(710.0));
+    Value kf = math::RoundEvenOp::create(
+        rewriter, loc, f.mul(xc, f.c(1.4426950408889634)));
+    Value r = f.fma(kf, f.c(-0x1.62e42fefa39efp-1), xc);
+    r = f.fma(kf, f.c(-0x1.abc9e3b39803fp-56), r);
+    // 1/n! for n = 13 .. 0.
+    double coef[14];
+    coef[0] = 1.0;
+    for (int n = 1; n < 14; ++n)
+      coef[n] = coef[n - 1] / n;
+    Value p = f.c(coef[13]);
+    for (int n = 12; n >= 0; --n)
+      p = f.fma(p, r, f.c(coef[n]));
+    Value k = arith::FPToSIOp::create(rewriter, loc, f.i64, kf);
+    Value k1 = arith::ShRSIOp::create(rewriter, loc, k, f.ci(1));
+    Value k2 = arith::SubIOp::create(rewriter, loc, k, k1);
+    Value res = f.mul(f.mul(p, f.pow2(k1)), f.pow2(k2));
+    Value isNan = f.cmp(arith::CmpFPredicate::UNO, x, x);
+    rewriter.replaceOp(op, f.select(isNan, x, res));
+    return success();
+  }
+};
+
+/// math.log on f64, as fdlibm's e_log.c computes it: x = m 2^e with m in
+/// [sqrt(2)/2, sqrt(2)) (subnormals scaled by 2^54 first), f = m - 1,
+/// s = f / (2 + f), log(m) = f - (f^2/2 - s (f^2/2 + R(s^2))) with fdlibm's
+/// minimax R, plus e ln2 in two parts (the first exact for |e| < 2^11).
+/// x < 0 and NaN give NaN, 0 gives -inf, inf gives inf. Within 1 ulp of
+/// log (fdlibm's bound; counted by the host test against libm).
+struct LogF64Lowering : OpRewritePattern<math::LogOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::LogOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getType().isF64())
+      return failure();
+    F64Builder f{rewriter, op.getLoc()};
+    Location loc = op.getLoc();
+    using P = arith::CmpFPredicate;
+    Value x = op.getOperand();
+    Value isSub = f.cmp(P::OLT, x, f.c(0x1p-1022));
+    Value xs = f.select(isSub, f.mul(x, f.c(0x1p54)), x);
+    Value bits = f.bits(xs);
+    Value e = arith::SubIOp::create(
+        rewriter, loc,
+        arith::AndIOp::create(
+            rewriter, loc, arith::ShRUIOp::create(rewriter, loc, bits, f.ci(52)),
+            f.ci(0x7ff)),
+        f.select(isSub, f.ci(1023 + 54), f.ci(1023)));
+    Value m = f.fromBits(arith::OrIOp::create(
+        rewriter, loc,
+        arith::AndIOp::create(rewriter, loc, bits, f.ci(0x000fffffffffffffLL)),
+        f.ci(0x3ff0000000000000LL)));
+    Value big = f.cmp(P::OGT, m, f.c(1.4142135623730951));
+    m = f.select(big, f.mul(m, f.c(0.5)), m);
+    e = f.select(big, arith::AddIOp::create(rewriter, loc, e, f.ci(1)), e);
+    Value fm = f.sub(m, f.c(1.0));
+    Value hfsq = f.mul(f.c(0.5), f.mul(fm, fm));
+    Value s = arith::DivFOp::create(rewriter, loc, fm, f.add(f.c(2.0), fm));
+    Value z = f.mul(s, s);
+    Value w = f.mul(z, z);
+    Value t1 = f.mul(
+        w, f.fma(w, f.fma(w, f.c(1.531383769920937332e-01),
+                          f.c(2.222219843214978396e-01)),
+                 f.c(3.999999999940941908e-01)));
+    Value t2 = f.mul(
+        z, f.fma(w,
+                 f.fma(w,
+                       f.fma(w, f.c(1.479819860511658591e-01),
+                             f.c(1.818357216161805012e-01)),
+                       f.c(2.857142874366239149e-01)),
+                 f.c(6.666666666666735130e-01)));
+    Value rr = f.add(t2, t1);
+    Value dk = arith::SIToFPOp::create(rewriter, loc, f.f64, e);
+    // dk ln2_hi - ((hfsq - (s (hfsq + R) + dk ln2_lo)) - f)
+    Value inner =
+        f.add(f.mul(s, f.add(hfsq, rr)), f.mul(dk, f.c(1.90821492927058770002e-10)));
+    Value res = f.sub(f.mul(dk, f.c(6.93147180369123816490e-01)),
+                      f.sub(f.sub(hfsq, inner), fm));
+    double inf = std::numeric_limits<double>::infinity();
+    res = f.select(f.cmp(P::OEQ, x, f.c(0.0)), f.c(-inf), res);
+    res = f.select(f.cmp(P::OEQ, x, f.c(inf)), x, res);
+    res = f.select(f.cmp(P::ULT, x, f.c(0.0)),
+                   f.c(std::numeric_limits<double>::quiet_NaN()), res);
+    rewriter.replaceOp(op, res);
     return success();
   }
 };
@@ -301,6 +444,8 @@ struct MemoptLowerGpuMathPass final
     populateMathF32ExpansionPatterns(patterns, [](StringRef) { return true; });
     populateMathPolynomialApproximationPatterns(patterns, isApproximated);
     patterns.add<ExpToExp2>(ctx);
+    // f64 exp and log (f32's come from ex2 and MLIR's approximations).
+    patterns.add<ExpF64Lowering, LogF64Lowering>(ctx, /*benefit=*/2);
     // Before the f32 expansion of 16-bit math (which would drop `afn`).
     patterns.add<TanhLowering>(ctx, /*benefit=*/2);
     patterns.add<ToIntrinsic<math::SqrtOp>>(ctx, "sqrt");

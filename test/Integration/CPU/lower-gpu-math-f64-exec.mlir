@@ -1,0 +1,185 @@
+// Execution check of memopt-lower-gpu-math's f64 exp and log on the host
+// (their lowerings are f64 arithmetic and LLVM intrinsics), against the
+// host's libm called by name (not a math op, so the pass leaves it): the
+// largest distance in units in the last place over
+//   exp: 400000 points evenly over [-745.2, 709.9] and 400000 bit patterns
+//        of |x| below 1, both signs (where the polynomial alone decides);
+//   log: 400000 bit patterns evenly over every positive finite double
+//        (subnormals included) and 400000 points within 2^-12 of 1 (where
+//        log cancels);
+// then the special values. A lowering off by more than 1 ulp anywhere
+// sampled fails: planted on the lowered IR, exp without the low half of
+// ln2 is off by 214 ulps, exp's Taylor polynomial a term short by 2, log
+// with its last coefficient rounded to 4 digits by 5.
+// RUN: memopt-opt %s --pass-pipeline="builtin.module(func.func(memopt-lower-gpu-math))" | FileCheck %s --check-prefix=IR
+// RUN: memopt-opt %s --pass-pipeline="builtin.module(func.func(memopt-lower-gpu-math))" | memopt-opt --memopt-host-lowering-stage | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so | FileCheck %s
+
+// IR-LABEL: func.func @mine_exp
+// IR-NOT:     math.exp
+// IR:         "llvm.fma.f64"
+// IR-LABEL: func.func @mine_log
+// IR-NOT:     math.log
+// IR:         arith.divf
+
+// exp over [-745.2, 709.9], exp of |x| < 1, log of all positives, log near 1:
+// CHECK:      {{^[01]$}}
+// CHECK-NEXT: {{^[01]$}}
+// CHECK-NEXT: {{^[01]$}}
+// CHECK-NEXT: {{^[01]$}}
+// exp(nan), exp(inf), exp(-inf), exp(710), exp(-746), exp(0), exp(-745):
+// CHECK-NEXT: {{-?nan}}
+// CHECK-NEXT: inf
+// CHECK-NEXT: 0
+// CHECK-NEXT: inf
+// CHECK-NEXT: 0
+// CHECK-NEXT: 1
+// CHECK-NEXT: 4.94066e-324
+// log(0), log(-1), log(inf), log(nan), log(1), log(5e-324):
+// CHECK-NEXT: -inf
+// CHECK-NEXT: {{-?nan}}
+// CHECK-NEXT: inf
+// CHECK-NEXT: {{-?nan}}
+// CHECK-NEXT: 0
+// CHECK-NEXT: -744.44
+
+func.func private @exp(f64) -> f64
+func.func private @log(f64) -> f64
+
+func.func @mine_exp(%x: f64) -> f64 {
+  %r = math.exp %x : f64
+  return %r : f64
+}
+
+func.func @mine_log(%x: f64) -> f64 {
+  %r = math.log %x : f64
+  return %r : f64
+}
+
+// Units in the last place between two finite doubles of one sign (0 when
+// both are the same infinity or both NaN).
+func.func @ulps(%a: f64, %b: f64) -> i64 {
+  %ai = arith.bitcast %a : f64 to i64
+  %bi = arith.bitcast %b : f64 to i64
+  %d = arith.subi %ai, %bi : i64
+  %n = arith.subi %bi, %ai : i64
+  %abs = arith.maxsi %d, %n : i64
+  %na = arith.cmpf uno, %a, %a : f64
+  %nb = arith.cmpf uno, %b, %b : f64
+  %both = arith.andi %na, %nb : i1
+  %zero = arith.constant 0 : i64
+  %r = arith.select %both, %zero, %abs : i64
+  return %r : i64
+}
+
+// The largest ulps of `which` (0: exp, 1: log) over points x_i, i < n:
+// mode 0: lo + i * step; mode 1: bitcast(i * step_bits) with the sign
+// alternating (exp) or not (log); mode 2: 1 + (i - n/2) * step.
+func.func @sweep(%which: i32, %mode: i32, %lo: f64, %step: f64, %stepBits: i64, %n: index) -> i64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0 : i64
+  %one = arith.constant 1.0 : f64
+  %m0 = arith.constant 0 : i32
+  %m1 = arith.constant 1 : i32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%worst = %zero) -> i64 {
+    %ii = arith.index_cast %i : index to i64
+    %fi = arith.sitofp %ii : i64 to f64
+    %isM0 = arith.cmpi eq, %mode, %m0 : i32
+    %isM1 = arith.cmpi eq, %mode, %m1 : i32
+    %x0 = math.fma %fi, %step, %lo : f64
+    %b1 = arith.muli %ii, %stepBits : i64
+    %x1p = arith.bitcast %b1 : i64 to f64
+    %two = arith.constant 2 : i64
+    %odd = arith.remui %ii, %two : i64
+    %isOdd = arith.cmpi ne, %odd, %zero : i64
+    %isExp = arith.cmpi eq, %which, %m0 : i32
+    %flip = arith.andi %isOdd, %isExp : i1
+    %x1n = arith.negf %x1p : f64
+    %x1 = arith.select %flip, %x1n, %x1p : f64
+    %nn = arith.index_cast %n : index to i64
+    %h = arith.divsi %nn, %two : i64
+    %c = arith.subi %ii, %h : i64
+    %cf = arith.sitofp %c : i64 to f64
+    %x2 = math.fma %cf, %step, %one : f64
+    %xa = arith.select %isM1, %x1, %x2 : f64
+    %x = arith.select %isM0, %x0, %xa : f64
+    %u = scf.if %isExp -> i64 {
+      %a = func.call @mine_exp(%x) : (f64) -> f64
+      %b = func.call @exp(%x) : (f64) -> f64
+      %d = func.call @ulps(%a, %b) : (f64, f64) -> i64
+      scf.yield %d : i64
+    } else {
+      %a = func.call @mine_log(%x) : (f64) -> f64
+      %b = func.call @log(%x) : (f64) -> f64
+      %d = func.call @ulps(%a, %b) : (f64, f64) -> i64
+      scf.yield %d : i64
+    }
+    %w = arith.maxsi %worst, %u : i64
+    scf.yield %w : i64
+  }
+  return %r : i64
+}
+
+func.func @main() {
+  %n = arith.constant 400000 : index
+  %e = arith.constant 0 : i32
+  %l = arith.constant 1 : i32
+  %m0 = arith.constant 0 : i32
+  %m1 = arith.constant 1 : i32
+  %m2 = arith.constant 2 : i32
+  %z = arith.constant 0.0 : f64
+  %zb = arith.constant 0 : i64
+  // (709.9 + 745.2) / 400000
+  %lo = arith.constant -745.2 : f64
+  %st = arith.constant 0.00363775 : f64
+  %w0 = func.call @sweep(%e, %m0, %lo, %st, %zb, %n) : (i32, i32, f64, f64, i64, index) -> i64
+  vector.print %w0 : i64
+  // bits(1.0) / 400000
+  %sb1 = arith.constant 11509240769042 : i64
+  %w1 = func.call @sweep(%e, %m1, %z, %z, %sb1, %n) : (i32, i32, f64, f64, i64, index) -> i64
+  vector.print %w1 : i64
+  // bits(DBL_MAX) / 400000
+  %sb2 = arith.constant 23040227614627 : i64
+  %w2 = func.call @sweep(%l, %m1, %z, %z, %sb2, %n) : (i32, i32, f64, f64, i64, index) -> i64
+  vector.print %w2 : i64
+  // 2^-12 / 200000 per step around 1
+  %st3 = arith.constant 1.220703125e-09 : f64
+  %w3 = func.call @sweep(%l, %m2, %z, %st3, %zb, %n) : (i32, i32, f64, f64, i64, index) -> i64
+  vector.print %w3 : i64
+  %nan = arith.constant 0x7FF8000000000000 : f64
+  %inf = arith.constant 0x7FF0000000000000 : f64
+  %ninf = arith.constant 0xFFF0000000000000 : f64
+  %c710 = arith.constant 710.0 : f64
+  %cm746 = arith.constant -746.0 : f64
+  %cm745 = arith.constant -745.0 : f64
+  %one = arith.constant 1.0 : f64
+  %mone = arith.constant -1.0 : f64
+  %tiny = arith.constant 4.9406564584124654e-324 : f64
+  %e1 = func.call @mine_exp(%nan) : (f64) -> f64
+  vector.print %e1 : f64
+  %e2 = func.call @mine_exp(%inf) : (f64) -> f64
+  vector.print %e2 : f64
+  %e3 = func.call @mine_exp(%ninf) : (f64) -> f64
+  vector.print %e3 : f64
+  %e4 = func.call @mine_exp(%c710) : (f64) -> f64
+  vector.print %e4 : f64
+  %e5 = func.call @mine_exp(%cm746) : (f64) -> f64
+  vector.print %e5 : f64
+  %e6 = func.call @mine_exp(%z) : (f64) -> f64
+  vector.print %e6 : f64
+  %e7 = func.call @mine_exp(%cm745) : (f64) -> f64
+  vector.print %e7 : f64
+  %l1 = func.call @mine_log(%z) : (f64) -> f64
+  vector.print %l1 : f64
+  %l2 = func.call @mine_log(%mone) : (f64) -> f64
+  vector.print %l2 : f64
+  %l3 = func.call @mine_log(%inf) : (f64) -> f64
+  vector.print %l3 : f64
+  %l4 = func.call @mine_log(%nan) : (f64) -> f64
+  vector.print %l4 : f64
+  %l5 = func.call @mine_log(%one) : (f64) -> f64
+  vector.print %l5 : f64
+  %l6 = func.call @mine_log(%tiny) : (f64) -> f64
+  vector.print %l6 : f64
+  return
+}
