@@ -188,17 +188,20 @@ struct F64Builder {
 };
 } // namespace
 
-/// math.exp on f64 (PTX has no f64 exp; libdevice's is what NVVM would
-/// call): x clamped to [-746, 710] (beyond, the result is 0 or inf
-/// anyway), k = round(x log2(e)), r = x - k ln2 in two FMA steps with ln2
-/// split in two doubles (|r| <= ln2 / 2), e^r by its Taylor polynomial of
-/// degree 13 (truncation below 2^-57 relative), times 2^k as two powers of
-/// two (k may lie past the normal exponents: subnormal results, 2^1024 for
-/// an overflow to inf). NaN stays NaN. Within 2 ulps of exp (the host test
-/// lower-gpu-math-f64-exec.mlir counts them against libm).
-struct ExpF64Lowering : OpRewritePattern<math::ExpOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(math::ExpOp op,
+/// math.exp and math.exp2 on f64 (PTX has no f64 exp; libdevice's is what
+/// NVVM would call): x clamped to where the result is not yet 0 or inf
+/// ([-746, 710] for exp, [-1076, 1025] for exp2), k = round(x log2(e))
+/// (round(x) for exp2), r = x - k ln2 in two FMA steps with ln2 split in
+/// two doubles ((x - k) ln2 for exp2, x - k exact there; |r| <= ln2 / 2),
+/// e^r by its Taylor polynomial of degree 13 (truncation below 2^-57
+/// relative), times 2^k as two powers of two (k may lie past the normal
+/// exponents: subnormal results, 2^1024 for an overflow to inf). NaN stays
+/// NaN. Within 1 ulp of libm at every point the host test
+/// (lower-gpu-math-f64-exec.mlir) samples.
+template <typename OpTy, bool Base2>
+struct ExpF64Lowering : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     if (!op.getType().isF64())
       return failure();
@@ -206,12 +209,22 @@ struct ExpF64Lowering : OpRewritePattern<math::ExpOp> {
     Location loc = op.getLoc();
     Value x = op.getOperand();
     Value xc = arith::MinNumFOp::create(
-        rewriter, loc, arith::MaxNumFOp::create(rewriter, loc, x, f.c(-746.0)),
-        f.c(710.0));
-    Value kf = math::RoundEvenOp::create(
-        rewriter, loc, f.mul(xc, f.c(1.4426950408889634)));
-    Value r = f.fma(kf, f.c(-0x1.62e42fefa39efp-1), xc);
-    r = f.fma(kf, f.c(-0x1.abc9e3b39803fp-56), r);
+        rewriter, loc,
+        arith::MaxNumFOp::create(rewriter, loc, x,
+                                 f.c(Base2 ? -1076.0 : -746.0)),
+        f.c(Base2 ? 1025.0 : 710.0));
+    Value ln2hi = f.c(0x1.62e42fefa39efp-1), ln2lo = f.c(0x1.abc9e3b39803fp-56);
+    Value kf, r;
+    if (Base2) {
+      kf = math::RoundEvenOp::create(rewriter, loc, xc);
+      Value t = f.sub(xc, kf);
+      r = f.fma(t, ln2hi, f.mul(t, ln2lo));
+    } else {
+      kf = math::RoundEvenOp::create(rewriter, loc,
+                                     f.mul(xc, f.c(1.4426950408889634)));
+      r = f.fma(kf, f.c(-0x1.62e42fefa39efp-1), xc);
+      r = f.fma(kf, f.c(-0x1.abc9e3b39803fp-56), r);
+    }
     // 1/n! for n = 13 .. 0.
     double coef[14];
     coef[0] = 1.0;
@@ -230,15 +243,17 @@ struct ExpF64Lowering : OpRewritePattern<math::ExpOp> {
   }
 };
 
-/// math.log on f64, as fdlibm's e_log.c computes it: x = m 2^e with m in
-/// [sqrt(2)/2, sqrt(2)) (subnormals scaled by 2^54 first), f = m - 1,
-/// s = f / (2 + f), log(m) = f - (f^2/2 - s (f^2/2 + R(s^2))) with fdlibm's
-/// minimax R, plus e ln2 in two parts (the first exact for |e| < 2^11).
+/// math.log and math.log2 on f64, as fdlibm's e_log.c computes log: x =
+/// m 2^e with m in [sqrt(2)/2, sqrt(2)) (subnormals scaled by 2^54 first),
+/// f = m - 1, s = f / (2 + f), log(m) = f - (f^2/2 - s (f^2/2 + R(s^2)))
+/// with fdlibm's minimax R; log adds e ln2 in two parts (the first exact
+/// for |e| < 2^11), log2 is e + log(m) log2(e) (log2(e) in two parts).
 /// x < 0 and NaN give NaN, 0 gives -inf, inf gives inf. Within 1 ulp of
-/// log (fdlibm's bound; counted by the host test against libm).
-struct LogF64Lowering : OpRewritePattern<math::LogOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(math::LogOp op,
+/// libm at every point the host test samples.
+template <typename OpTy, bool Base2>
+struct LogF64Lowering : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     if (!op.getType().isF64())
       return failure();
@@ -280,11 +295,20 @@ struct LogF64Lowering : OpRewritePattern<math::LogOp> {
                  f.c(6.666666666666735130e-01)));
     Value rr = f.add(t2, t1);
     Value dk = arith::SIToFPOp::create(rewriter, loc, f.f64, e);
-    // dk ln2_hi - ((hfsq - (s (hfsq + R) + dk ln2_lo)) - f)
-    Value inner =
-        f.add(f.mul(s, f.add(hfsq, rr)), f.mul(dk, f.c(1.90821492927058770002e-10)));
-    Value res = f.sub(f.mul(dk, f.c(6.93147180369123816490e-01)),
-                      f.sub(f.sub(hfsq, inner), fm));
+    Value res;
+    if (Base2) {
+      // e + log(m) log2(e), log(m) = f - (hfsq - s (hfsq + R)).
+      Value lnm = f.sub(fm, f.sub(hfsq, f.mul(s, f.add(hfsq, rr))));
+      Value v = f.fma(lnm, f.c(0x1.71547652b82fep+0),
+                      f.mul(lnm, f.c(0x1.777d0ffda0d24p-56)));
+      res = f.add(dk, v);
+    } else {
+      // dk ln2_hi - ((hfsq - (s (hfsq + R) + dk ln2_lo)) - f)
+      Value inner = f.add(f.mul(s, f.add(hfsq, rr)),
+                          f.mul(dk, f.c(1.90821492927058770002e-10)));
+      res = f.sub(f.mul(dk, f.c(6.93147180369123816490e-01)),
+                  f.sub(f.sub(hfsq, inner), fm));
+    }
     double inf = std::numeric_limits<double>::infinity();
     res = f.select(f.cmp(P::OEQ, x, f.c(0.0)), f.c(-inf), res);
     res = f.select(f.cmp(P::OEQ, x, f.c(inf)), x, res);
@@ -444,8 +468,12 @@ struct MemoptLowerGpuMathPass final
     populateMathF32ExpansionPatterns(patterns, [](StringRef) { return true; });
     populateMathPolynomialApproximationPatterns(patterns, isApproximated);
     patterns.add<ExpToExp2>(ctx);
-    // f64 exp and log (f32's come from ex2 and MLIR's approximations).
-    patterns.add<ExpF64Lowering, LogF64Lowering>(ctx, /*benefit=*/2);
+    // f64 exp, exp2, log and log2 (f32's come from ex2 and MLIR's
+    // approximations).
+    patterns.add<ExpF64Lowering<math::ExpOp, false>,
+                 ExpF64Lowering<math::Exp2Op, true>,
+                 LogF64Lowering<math::LogOp, false>,
+                 LogF64Lowering<math::Log2Op, true>>(ctx, /*benefit=*/2);
     // Before the f32 expansion of 16-bit math (which would drop `afn`).
     patterns.add<TanhLowering>(ctx, /*benefit=*/2);
     patterns.add<ToIntrinsic<math::SqrtOp>>(ctx, "sqrt");

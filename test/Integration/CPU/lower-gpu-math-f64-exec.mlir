@@ -1,4 +1,5 @@
-// Execution check of memopt-lower-gpu-math's f64 exp and log on the host
+// Execution check of memopt-lower-gpu-math's f64 exp, log, exp2 and log2
+// on the host
 // (their lowerings are f64 arithmetic and LLVM intrinsics), against the
 // host's libm called by name (not a math op, so the pass leaves it): the
 // largest distance in units in the last place over
@@ -7,7 +8,8 @@
 //   log: 400000 bit patterns evenly over every positive finite double
 //        (subnormals included) and 400000 points within 2^-12 of 1 (where
 //        log cancels);
-// then the special values. A lowering off by more than 1 ulp anywhere
+// the same for exp2 (over [-1075.5, 1024.5]) and log2; then the special
+// values. A lowering off by more than 1 ulp anywhere
 // sampled fails: planted on the lowered IR, exp without the low half of
 // ln2 is off by 214 ulps, exp's Taylor polynomial a term short by 2, log
 // with its last coefficient rounded to 4 digits by 5.
@@ -21,8 +23,13 @@
 // IR-NOT:     math.log
 // IR:         arith.divf
 
-// exp over [-745.2, 709.9], exp of |x| < 1, log of all positives, log near 1:
+// exp over [-745.2, 709.9], exp of |x| < 1, log of all positives, log near
+// 1, then the same of exp2 ([-1075.5, 1024.5]) and log2:
 // CHECK:      {{^[01]$}}
+// CHECK-NEXT: {{^[01]$}}
+// CHECK-NEXT: {{^[01]$}}
+// CHECK-NEXT: {{^[01]$}}
+// CHECK-NEXT: {{^[01]$}}
 // CHECK-NEXT: {{^[01]$}}
 // CHECK-NEXT: {{^[01]$}}
 // CHECK-NEXT: {{^[01]$}}
@@ -41,9 +48,18 @@
 // CHECK-NEXT: {{-?nan}}
 // CHECK-NEXT: 0
 // CHECK-NEXT: -744.44
+// exp2(1024), exp2(-1074), exp2(-inf), log2(8), log2(5e-324), log2(0):
+// CHECK-NEXT: inf
+// CHECK-NEXT: 4.94066e-324
+// CHECK-NEXT: 0
+// CHECK-NEXT: 3
+// CHECK-NEXT: -1074
+// CHECK-NEXT: -inf
 
 func.func private @exp(f64) -> f64
 func.func private @log(f64) -> f64
+func.func private @exp2(f64) -> f64
+func.func private @log2(f64) -> f64
 
 func.func @mine_exp(%x: f64) -> f64 {
   %r = math.exp %x : f64
@@ -52,6 +68,16 @@ func.func @mine_exp(%x: f64) -> f64 {
 
 func.func @mine_log(%x: f64) -> f64 {
   %r = math.log %x : f64
+  return %r : f64
+}
+
+func.func @mine_exp2(%x: f64) -> f64 {
+  %r = math.exp2 %x : f64
+  return %r : f64
+}
+
+func.func @mine_log2(%x: f64) -> f64 {
+  %r = math.log2 %x : f64
   return %r : f64
 }
 
@@ -92,7 +118,9 @@ func.func @sweep(%which: i32, %mode: i32, %lo: f64, %step: f64, %stepBits: i64, 
     %two = arith.constant 2 : i64
     %odd = arith.remui %ii, %two : i64
     %isOdd = arith.cmpi ne, %odd, %zero : i64
-    %isExp = arith.cmpi eq, %which, %m0 : i32
+    %w2 = arith.constant 2 : i32
+    %wpar = arith.remui %which, %w2 : i32
+    %isExp = arith.cmpi eq, %wpar, %m0 : i32
     %flip = arith.andi %isOdd, %isExp : i1
     %x1n = arith.negf %x1p : f64
     %x1 = arith.select %flip, %x1n, %x1p : f64
@@ -103,14 +131,29 @@ func.func @sweep(%which: i32, %mode: i32, %lo: f64, %step: f64, %stepBits: i64, 
     %x2 = math.fma %cf, %step, %one : f64
     %xa = arith.select %isM1, %x1, %x2 : f64
     %x = arith.select %isM0, %x0, %xa : f64
-    %u = scf.if %isExp -> i64 {
+    %wi = arith.index_cast %which : i32 to index
+    %u = scf.index_switch %wi -> i64
+    case 0 {
       %a = func.call @mine_exp(%x) : (f64) -> f64
       %b = func.call @exp(%x) : (f64) -> f64
       %d = func.call @ulps(%a, %b) : (f64, f64) -> i64
       scf.yield %d : i64
-    } else {
+    }
+    case 1 {
       %a = func.call @mine_log(%x) : (f64) -> f64
       %b = func.call @log(%x) : (f64) -> f64
+      %d = func.call @ulps(%a, %b) : (f64, f64) -> i64
+      scf.yield %d : i64
+    }
+    case 2 {
+      %a = func.call @mine_exp2(%x) : (f64) -> f64
+      %b = func.call @exp2(%x) : (f64) -> f64
+      %d = func.call @ulps(%a, %b) : (f64, f64) -> i64
+      scf.yield %d : i64
+    }
+    default {
+      %a = func.call @mine_log2(%x) : (f64) -> f64
+      %b = func.call @log2(%x) : (f64) -> f64
       %d = func.call @ulps(%a, %b) : (f64, f64) -> i64
       scf.yield %d : i64
     }
@@ -146,6 +189,20 @@ func.func @main() {
   %st3 = arith.constant 1.220703125e-09 : f64
   %w3 = func.call @sweep(%l, %m2, %z, %st3, %zb, %n) : (i32, i32, f64, f64, i64, index) -> i64
   vector.print %w3 : i64
+  // exp2 over [-1075.5, 1024.5], exp2 of |x| < 1, log2 of all positives,
+  // log2 near 1.
+  %x2 = arith.constant 2 : i32
+  %y2 = arith.constant 3 : i32
+  %lo2 = arith.constant -1075.5 : f64
+  %st2 = arith.constant 0.00525 : f64
+  %w4 = func.call @sweep(%x2, %m0, %lo2, %st2, %zb, %n) : (i32, i32, f64, f64, i64, index) -> i64
+  vector.print %w4 : i64
+  %w5 = func.call @sweep(%x2, %m1, %z, %z, %sb1, %n) : (i32, i32, f64, f64, i64, index) -> i64
+  vector.print %w5 : i64
+  %w6 = func.call @sweep(%y2, %m1, %z, %z, %sb2, %n) : (i32, i32, f64, f64, i64, index) -> i64
+  vector.print %w6 : i64
+  %w7 = func.call @sweep(%y2, %m2, %z, %st3, %zb, %n) : (i32, i32, f64, f64, i64, index) -> i64
+  vector.print %w7 : i64
   %nan = arith.constant 0x7FF8000000000000 : f64
   %inf = arith.constant 0x7FF0000000000000 : f64
   %ninf = arith.constant 0xFFF0000000000000 : f64
@@ -181,5 +238,20 @@ func.func @main() {
   vector.print %l5 : f64
   %l6 = func.call @mine_log(%tiny) : (f64) -> f64
   vector.print %l6 : f64
+  %c1024 = arith.constant 1024.0 : f64
+  %cm1074 = arith.constant -1074.0 : f64
+  %c8 = arith.constant 8.0 : f64
+  %x1 = func.call @mine_exp2(%c1024) : (f64) -> f64
+  vector.print %x1 : f64
+  %x2v = func.call @mine_exp2(%cm1074) : (f64) -> f64
+  vector.print %x2v : f64
+  %x3 = func.call @mine_exp2(%ninf) : (f64) -> f64
+  vector.print %x3 : f64
+  %y1 = func.call @mine_log2(%c8) : (f64) -> f64
+  vector.print %y1 : f64
+  %y2v = func.call @mine_log2(%tiny) : (f64) -> f64
+  vector.print %y2v : f64
+  %y3 = func.call @mine_log2(%z) : (f64) -> f64
+  vector.print %y3 : f64
   return
 }
