@@ -1,5 +1,5 @@
-// Execution check of memopt-lower-gpu-math's f64 exp, log, exp2 and log2
-// on the host
+// Execution check of memopt-lower-gpu-math's f64 exp, log, exp2, log2,
+// tanh and log1p on the host
 // (their lowerings are f64 arithmetic and LLVM intrinsics), against the
 // host's libm called by name (not a math op, so the pass leaves it): the
 // largest distance in units in the last place over
@@ -8,11 +8,13 @@
 //   log: 400000 bit patterns evenly over every positive finite double
 //        (subnormals included) and 400000 points within 2^-12 of 1 (where
 //        log cancels);
-// the same for exp2 (over [-1075.5, 1024.5]) and log2; then the special
-// values. A lowering off by more than 1 ulp anywhere
+// the same for exp2 (over [-1075.5, 1024.5]) and log2; tanh over [-20,
+// 20] and of |x| < 1, log1p over [-0.9999, 3] and of 0 < x < 1 (at most
+// 2 ulps there); then the special values. A lowering off by more than 1 ulp anywhere
 // sampled fails: planted on the lowered IR, exp without the low half of
 // ln2 is off by 214 ulps, exp's Taylor polynomial a term short by 2, log
-// with its last coefficient rounded to 4 digits by 5.
+// with its last coefficient rounded to 4 digits by 5, tanh with its x^5
+// coefficient rounded to 10 digits by 30029.
 // RUN: memopt-opt %s --pass-pipeline="builtin.module(func.func(memopt-lower-gpu-math))" | FileCheck %s --check-prefix=IR
 // RUN: memopt-opt %s --pass-pipeline="builtin.module(func.func(memopt-lower-gpu-math))" | memopt-opt --memopt-host-lowering-stage | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so | FileCheck %s
 
@@ -33,6 +35,12 @@
 // CHECK-NEXT: {{^[01]$}}
 // CHECK-NEXT: {{^[01]$}}
 // CHECK-NEXT: {{^[01]$}}
+// tanh over [-20, 20], tanh of |x| < 1, log1p over [-0.9999, 3], log1p of
+// 0 < x < 1 (within 2 ulps):
+// CHECK-NEXT: {{^[0-2]$}}
+// CHECK-NEXT: {{^[0-2]$}}
+// CHECK-NEXT: {{^[0-2]$}}
+// CHECK-NEXT: {{^[0-2]$}}
 // exp(nan), exp(inf), exp(-inf), exp(710), exp(-746), exp(0), exp(-745):
 // CHECK-NEXT: {{-?nan}}
 // CHECK-NEXT: inf
@@ -60,6 +68,8 @@ func.func private @exp(f64) -> f64
 func.func private @log(f64) -> f64
 func.func private @exp2(f64) -> f64
 func.func private @log2(f64) -> f64
+func.func private @tanh(f64) -> f64
+func.func private @log1p(f64) -> f64
 
 func.func @mine_exp(%x: f64) -> f64 {
   %r = math.exp %x : f64
@@ -78,6 +88,16 @@ func.func @mine_exp2(%x: f64) -> f64 {
 
 func.func @mine_log2(%x: f64) -> f64 {
   %r = math.log2 %x : f64
+  return %r : f64
+}
+
+func.func @mine_tanh(%x: f64) -> f64 {
+  %r = math.tanh %x : f64
+  return %r : f64
+}
+
+func.func @mine_log1p(%x: f64) -> f64 {
+  %r = math.log1p %x : f64
   return %r : f64
 }
 
@@ -151,9 +171,21 @@ func.func @sweep(%which: i32, %mode: i32, %lo: f64, %step: f64, %stepBits: i64, 
       %d = func.call @ulps(%a, %b) : (f64, f64) -> i64
       scf.yield %d : i64
     }
-    default {
+    case 3 {
       %a = func.call @mine_log2(%x) : (f64) -> f64
       %b = func.call @log2(%x) : (f64) -> f64
+      %d = func.call @ulps(%a, %b) : (f64, f64) -> i64
+      scf.yield %d : i64
+    }
+    case 4 {
+      %a = func.call @mine_tanh(%x) : (f64) -> f64
+      %b = func.call @tanh(%x) : (f64) -> f64
+      %d = func.call @ulps(%a, %b) : (f64, f64) -> i64
+      scf.yield %d : i64
+    }
+    default {
+      %a = func.call @mine_log1p(%x) : (f64) -> f64
+      %b = func.call @log1p(%x) : (f64) -> f64
       %d = func.call @ulps(%a, %b) : (f64, f64) -> i64
       scf.yield %d : i64
     }
@@ -203,6 +235,22 @@ func.func @main() {
   vector.print %w6 : i64
   %w7 = func.call @sweep(%y2, %m2, %z, %st3, %zb, %n) : (i32, i32, f64, f64, i64, index) -> i64
   vector.print %w7 : i64
+  // tanh over [-20, 20] and of |x| < 1 (both signs); log1p over
+  // [-0.9999, 3] and of 0 < x < 1 (bit patterns).
+  %t4 = arith.constant 4 : i32
+  %t5 = arith.constant 5 : i32
+  %lot = arith.constant -20.0 : f64
+  %stt = arith.constant 0.0001 : f64
+  %w8 = func.call @sweep(%t4, %m0, %lot, %stt, %zb, %n) : (i32, i32, f64, f64, i64, index) -> i64
+  vector.print %w8 : i64
+  %w9 = func.call @sweep(%t4, %m1, %z, %z, %sb1, %n) : (i32, i32, f64, f64, i64, index) -> i64
+  vector.print %w9 : i64
+  %lol = arith.constant -0.9999 : f64
+  %stl = arith.constant 0.00000999975 : f64
+  %w10 = func.call @sweep(%t5, %m0, %lol, %stl, %zb, %n) : (i32, i32, f64, f64, i64, index) -> i64
+  vector.print %w10 : i64
+  %w11 = func.call @sweep(%t5, %m1, %z, %z, %sb1, %n) : (i32, i32, f64, f64, i64, index) -> i64
+  vector.print %w11 : i64
   %nan = arith.constant 0x7FF8000000000000 : f64
   %inf = arith.constant 0x7FF0000000000000 : f64
   %ninf = arith.constant 0xFFF0000000000000 : f64
