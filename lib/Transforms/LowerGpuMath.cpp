@@ -186,6 +186,20 @@ struct F64Builder {
         b, loc, arith::AddIOp::create(b, loc, k, ci(1023)), ci(52)));
   }
 };
+
+/// A one-operand f64 math op replaced by what `lower` builds of it.
+template <typename OpTy> struct F64Lowering : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  virtual Value lower(F64Builder &f, Value x) const = 0;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const final {
+    if (!op.getType().isF64())
+      return failure();
+    F64Builder f{rewriter, op.getLoc()};
+    rewriter.replaceOp(op, lower(f, op.getOperand()));
+    return success();
+  }
+};
 } // namespace
 
 /// math.exp and math.exp2 on f64 (PTX has no f64 exp; libdevice's is what
@@ -199,15 +213,11 @@ struct F64Builder {
 /// NaN. Within 1 ulp of libm at every point the host test
 /// (lower-gpu-math-f64-exec.mlir) samples.
 template <typename OpTy, bool Base2>
-struct ExpF64Lowering : OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
-  LogicalResult matchAndRewrite(OpTy op,
-                                PatternRewriter &rewriter) const override {
-    if (!op.getType().isF64())
-      return failure();
-    F64Builder f{rewriter, op.getLoc()};
-    Location loc = op.getLoc();
-    Value x = op.getOperand();
+struct ExpF64Lowering : F64Lowering<OpTy> {
+  using F64Lowering<OpTy>::F64Lowering;
+  Value lower(F64Builder &f, Value x) const override {
+    PatternRewriter &rewriter = f.b;
+    Location loc = f.loc;
     Value xc = arith::MinNumFOp::create(
         rewriter, loc,
         arith::MaxNumFOp::create(rewriter, loc, x,
@@ -238,8 +248,7 @@ struct ExpF64Lowering : OpRewritePattern<OpTy> {
     Value k2 = arith::SubIOp::create(rewriter, loc, k, k1);
     Value res = f.mul(f.mul(p, f.pow2(k1)), f.pow2(k2));
     Value isNan = f.cmp(arith::CmpFPredicate::UNO, x, x);
-    rewriter.replaceOp(op, f.select(isNan, x, res));
-    return success();
+    return f.select(isNan, x, res);
   }
 };
 
@@ -251,16 +260,12 @@ struct ExpF64Lowering : OpRewritePattern<OpTy> {
 /// x < 0 and NaN give NaN, 0 gives -inf, inf gives inf. Within 1 ulp of
 /// libm at every point the host test samples.
 template <typename OpTy, bool Base2>
-struct LogF64Lowering : OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
-  LogicalResult matchAndRewrite(OpTy op,
-                                PatternRewriter &rewriter) const override {
-    if (!op.getType().isF64())
-      return failure();
-    F64Builder f{rewriter, op.getLoc()};
-    Location loc = op.getLoc();
+struct LogF64Lowering : F64Lowering<OpTy> {
+  using F64Lowering<OpTy>::F64Lowering;
+  Value lower(F64Builder &f, Value x) const override {
+    PatternRewriter &rewriter = f.b;
+    Location loc = f.loc;
     using P = arith::CmpFPredicate;
-    Value x = op.getOperand();
     Value isSub = f.cmp(P::OLT, x, f.c(0x1p-1022));
     Value xs = f.select(isSub, f.mul(x, f.c(0x1p54)), x);
     Value bits = f.bits(xs);
@@ -312,10 +317,8 @@ struct LogF64Lowering : OpRewritePattern<OpTy> {
     double inf = std::numeric_limits<double>::infinity();
     res = f.select(f.cmp(P::OEQ, x, f.c(0.0)), f.c(-inf), res);
     res = f.select(f.cmp(P::OEQ, x, f.c(inf)), x, res);
-    res = f.select(f.cmp(P::ULT, x, f.c(0.0)),
-                   f.c(std::numeric_limits<double>::quiet_NaN()), res);
-    rewriter.replaceOp(op, res);
-    return success();
+    return f.select(f.cmp(P::ULT, x, f.c(0.0)),
+                    f.c(std::numeric_limits<double>::quiet_NaN()), res);
   }
 };
 
@@ -326,15 +329,11 @@ struct LogF64Lowering : OpRewritePattern<OpTy> {
 /// there, so e's error is not amplified; e vanishes into 1 for |x| > 19).
 /// NaN stays NaN. Within 2 ulps of libm at every point the host test
 /// samples.
-struct TanhF64Lowering : OpRewritePattern<math::TanhOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(math::TanhOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!op.getType().isF64())
-      return failure();
-    F64Builder f{rewriter, op.getLoc()};
-    Location loc = op.getLoc();
-    Value x = op.getOperand();
+struct TanhF64Lowering : F64Lowering<math::TanhOp> {
+  using F64Lowering::F64Lowering;
+  Value lower(F64Builder &f, Value x) const override {
+    PatternRewriter &rewriter = f.b;
+    Location loc = f.loc;
     // a_n of x^(2n+1): (2n + 1) a_n = -sum_{i+j=n-1} a_i a_j, a_0 = 1.
     constexpr int kTerms = 21;
     double a[kTerms] = {1.0};
@@ -355,8 +354,7 @@ struct TanhF64Lowering : OpRewritePattern<math::TanhOp> {
                                     f.add(f.c(1.0), e));
     Value large = math::CopySignOp::create(rewriter, loc, q, x);
     Value isSmall = f.cmp(arith::CmpFPredicate::OLT, ax, f.c(0.55));
-    rewriter.replaceOp(op, f.select(isSmall, small, large));
-    return success();
+    return f.select(isSmall, small, large);
   }
 };
 
@@ -365,25 +363,19 @@ struct TanhF64Lowering : OpRewritePattern<math::TanhOp> {
 /// "What every computer scientist should know about floating-point
 /// arithmetic", theorem 4); inf gives inf. Within 2 ulps of libm at every
 /// point the host test samples.
-struct Log1pF64Lowering : OpRewritePattern<math::Log1pOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(math::Log1pOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!op.getType().isF64())
-      return failure();
-    F64Builder f{rewriter, op.getLoc()};
-    Location loc = op.getLoc();
+struct Log1pF64Lowering : F64Lowering<math::Log1pOp> {
+  using F64Lowering::F64Lowering;
+  Value lower(F64Builder &f, Value x) const override {
+    PatternRewriter &rewriter = f.b;
+    Location loc = f.loc;
     using P = arith::CmpFPredicate;
-    Value x = op.getOperand();
     Value u = f.add(f.c(1.0), x);
     Value l = math::LogOp::create(rewriter, loc, u);
     Value r = arith::DivFOp::create(rewriter, loc, f.mul(l, x),
                                     f.sub(u, f.c(1.0)));
     r = f.select(f.cmp(P::OEQ, u, f.c(1.0)), x, r);
-    r = f.select(f.cmp(P::OEQ, x, f.c(std::numeric_limits<double>::infinity())),
-                 x, r);
-    rewriter.replaceOp(op, r);
-    return success();
+    return f.select(
+        f.cmp(P::OEQ, x, f.c(std::numeric_limits<double>::infinity())), x, r);
   }
 };
 
