@@ -154,7 +154,7 @@ struct TanhLowering : OpRewritePattern<math::TanhOp> {
   }
 };
 
-/// Builders of f64 arithmetic for the f64 exp and log below.
+/// Builders of f64 arithmetic for the f64 math lowerings below.
 namespace {
 struct F64Builder {
   PatternRewriter &b;
@@ -178,12 +178,17 @@ struct F64Builder {
   Value select(Value c, Value x, Value y) {
     return arith::SelectOp::create(b, loc, c, x, y);
   }
+  Value div(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
   Value bits(Value x) { return arith::BitcastOp::create(b, loc, i64, x); }
   Value fromBits(Value x) { return arith::BitcastOp::create(b, loc, f64, x); }
+  Value toInt(Value x) { return arith::FPToSIOp::create(b, loc, i64, x); }
+  Value toFloat(Value x) { return arith::SIToFPOp::create(b, loc, f64, x); }
+  Value addi(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value subi(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value andi(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
   /// 2^k for k in [-1022, 1023] (i64).
   Value pow2(Value k) {
-    return fromBits(arith::ShLIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, k, ci(1023)), ci(52)));
+    return fromBits(arith::ShLIOp::create(b, loc, addi(k, ci(1023)), ci(52)));
   }
 };
 
@@ -216,24 +221,21 @@ template <typename OpTy, bool Base2>
 struct ExpF64Lowering : F64Lowering<OpTy> {
   using F64Lowering<OpTy>::F64Lowering;
   Value lower(F64Builder &f, Value x) const override {
-    PatternRewriter &rewriter = f.b;
-    Location loc = f.loc;
     Value xc = arith::MinNumFOp::create(
-        rewriter, loc,
-        arith::MaxNumFOp::create(rewriter, loc, x,
-                                 f.c(Base2 ? -1076.0 : -746.0)),
+        f.b, f.loc,
+        arith::MaxNumFOp::create(f.b, f.loc, x, f.c(Base2 ? -1076.0 : -746.0)),
         f.c(Base2 ? 1025.0 : 710.0));
+    // r = x - k ln2 (exp), (x - k) ln2 (exp2), ln2 as two doubles.
     Value ln2hi = f.c(0x1.62e42fefa39efp-1), ln2lo = f.c(0x1.abc9e3b39803fp-56);
-    Value kf, r;
+    Value kf = math::RoundEvenOp::create(
+        f.b, f.loc, Base2 ? xc : f.mul(xc, f.c(1.4426950408889634)));
+    Value r;
     if (Base2) {
-      kf = math::RoundEvenOp::create(rewriter, loc, xc);
       Value t = f.sub(xc, kf);
       r = f.fma(t, ln2hi, f.mul(t, ln2lo));
     } else {
-      kf = math::RoundEvenOp::create(rewriter, loc,
-                                     f.mul(xc, f.c(1.4426950408889634)));
-      r = f.fma(kf, f.c(-0x1.62e42fefa39efp-1), xc);
-      r = f.fma(kf, f.c(-0x1.abc9e3b39803fp-56), r);
+      Value nk = arith::NegFOp::create(f.b, f.loc, kf);
+      r = f.fma(nk, ln2lo, f.fma(nk, ln2hi, xc));
     }
     // 1/n! for n = 13 .. 0.
     double coef[14];
@@ -243,9 +245,9 @@ struct ExpF64Lowering : F64Lowering<OpTy> {
     Value p = f.c(coef[13]);
     for (int n = 12; n >= 0; --n)
       p = f.fma(p, r, f.c(coef[n]));
-    Value k = arith::FPToSIOp::create(rewriter, loc, f.i64, kf);
-    Value k1 = arith::ShRSIOp::create(rewriter, loc, k, f.ci(1));
-    Value k2 = arith::SubIOp::create(rewriter, loc, k, k1);
+    Value k = f.toInt(kf);
+    Value k1 = arith::ShRSIOp::create(f.b, f.loc, k, f.ci(1));
+    Value k2 = f.subi(k, k1);
     Value res = f.mul(f.mul(p, f.pow2(k1)), f.pow2(k2));
     Value isNan = f.cmp(arith::CmpFPredicate::UNO, x, x);
     return f.select(isNan, x, res);
@@ -263,28 +265,21 @@ template <typename OpTy, bool Base2>
 struct LogF64Lowering : F64Lowering<OpTy> {
   using F64Lowering<OpTy>::F64Lowering;
   Value lower(F64Builder &f, Value x) const override {
-    PatternRewriter &rewriter = f.b;
-    Location loc = f.loc;
     using P = arith::CmpFPredicate;
     Value isSub = f.cmp(P::OLT, x, f.c(0x1p-1022));
-    Value xs = f.select(isSub, f.mul(x, f.c(0x1p54)), x);
-    Value bits = f.bits(xs);
-    Value e = arith::SubIOp::create(
-        rewriter, loc,
-        arith::AndIOp::create(
-            rewriter, loc, arith::ShRUIOp::create(rewriter, loc, bits, f.ci(52)),
-            f.ci(0x7ff)),
+    Value bits = f.bits(f.select(isSub, f.mul(x, f.c(0x1p54)), x));
+    Value e = f.subi(
+        f.andi(arith::ShRUIOp::create(f.b, f.loc, bits, f.ci(52)), f.ci(0x7ff)),
         f.select(isSub, f.ci(1023 + 54), f.ci(1023)));
-    Value m = f.fromBits(arith::OrIOp::create(
-        rewriter, loc,
-        arith::AndIOp::create(rewriter, loc, bits, f.ci(0x000fffffffffffffLL)),
-        f.ci(0x3ff0000000000000LL)));
+    Value m = f.fromBits(
+        arith::OrIOp::create(f.b, f.loc, f.andi(bits, f.ci(0x000fffffffffffffLL)),
+                             f.ci(0x3ff0000000000000LL)));
     Value big = f.cmp(P::OGT, m, f.c(1.4142135623730951));
     m = f.select(big, f.mul(m, f.c(0.5)), m);
-    e = f.select(big, arith::AddIOp::create(rewriter, loc, e, f.ci(1)), e);
+    e = f.select(big, f.addi(e, f.ci(1)), e);
     Value fm = f.sub(m, f.c(1.0));
     Value hfsq = f.mul(f.c(0.5), f.mul(fm, fm));
-    Value s = arith::DivFOp::create(rewriter, loc, fm, f.add(f.c(2.0), fm));
+    Value s = f.div(fm, f.add(f.c(2.0), fm));
     Value z = f.mul(s, s);
     Value w = f.mul(z, z);
     Value t1 = f.mul(
@@ -299,7 +294,7 @@ struct LogF64Lowering : F64Lowering<OpTy> {
                        f.c(2.857142874366239149e-01)),
                  f.c(6.666666666666735130e-01)));
     Value rr = f.add(t2, t1);
-    Value dk = arith::SIToFPOp::create(rewriter, loc, f.f64, e);
+    Value dk = f.toFloat(e);
     Value res;
     if (Base2) {
       // e + log(m) log2(e), log(m) = f - (hfsq - s (hfsq + R)).
@@ -332,8 +327,6 @@ struct LogF64Lowering : F64Lowering<OpTy> {
 struct TanhF64Lowering : F64Lowering<math::TanhOp> {
   using F64Lowering::F64Lowering;
   Value lower(F64Builder &f, Value x) const override {
-    PatternRewriter &rewriter = f.b;
-    Location loc = f.loc;
     // a_n of x^(2n+1): (2n + 1) a_n = -sum_{i+j=n-1} a_i a_j, a_0 = 1.
     constexpr int kTerms = 21;
     double a[kTerms] = {1.0};
@@ -348,11 +341,10 @@ struct TanhF64Lowering : F64Lowering<math::TanhOp> {
     for (int n = kTerms - 2; n >= 0; --n)
       p = f.fma(p, x2, f.c(a[n]));
     Value small = f.mul(p, x);
-    Value ax = math::AbsFOp::create(rewriter, loc, x);
-    Value e = math::ExpOp::create(rewriter, loc, f.mul(ax, f.c(-2.0)));
-    Value q = arith::DivFOp::create(rewriter, loc, f.sub(f.c(1.0), e),
-                                    f.add(f.c(1.0), e));
-    Value large = math::CopySignOp::create(rewriter, loc, q, x);
+    Value ax = math::AbsFOp::create(f.b, f.loc, x);
+    Value e = math::ExpOp::create(f.b, f.loc, f.mul(ax, f.c(-2.0)));
+    Value q = f.div(f.sub(f.c(1.0), e), f.add(f.c(1.0), e));
+    Value large = math::CopySignOp::create(f.b, f.loc, q, x);
     Value isSmall = f.cmp(arith::CmpFPredicate::OLT, ax, f.c(0.55));
     return f.select(isSmall, small, large);
   }
@@ -366,13 +358,10 @@ struct TanhF64Lowering : F64Lowering<math::TanhOp> {
 struct Log1pF64Lowering : F64Lowering<math::Log1pOp> {
   using F64Lowering::F64Lowering;
   Value lower(F64Builder &f, Value x) const override {
-    PatternRewriter &rewriter = f.b;
-    Location loc = f.loc;
     using P = arith::CmpFPredicate;
     Value u = f.add(f.c(1.0), x);
-    Value l = math::LogOp::create(rewriter, loc, u);
-    Value r = arith::DivFOp::create(rewriter, loc, f.mul(l, x),
-                                    f.sub(u, f.c(1.0)));
+    Value l = math::LogOp::create(f.b, f.loc, u);
+    Value r = f.div(f.mul(l, x), f.sub(u, f.c(1.0)));
     r = f.select(f.cmp(P::OEQ, u, f.c(1.0)), x, r);
     return f.select(
         f.cmp(P::OEQ, x, f.c(std::numeric_limits<double>::infinity())), x, r);

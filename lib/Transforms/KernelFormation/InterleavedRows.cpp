@@ -153,8 +153,8 @@ kf::planInterleavedRows(int64_t rowLength, int64_t rows,
   std::string whyNot;
   FailureOr<InterleavedRowPlan> narrower = planInterleavedRowsWithin(
       rowLength, rows, target, whyNot, rowsPerThread, 16);
-  if (succeeded(narrower) && narrower->cluster > 1 &&
-      narrower->blocksPerMultiprocessor > 1 &&
+  // (Several blocks a multiprocessor: a cluster of cluster-block-threads.)
+  if (succeeded(narrower) && narrower->blocksPerMultiprocessor > 1 &&
       narrower->cluster <= std::min<int64_t>(target.portableClusterSize,
                                              target.maxClusterSize))
     return narrower;
