@@ -3,6 +3,9 @@
 # artifacts memopt-run loads on a GPU host: <name>.{baseline,optimized}.{ptx,json}
 # and <name>.reference.{so,json}. Runs on the build machine (needs memopt-compile).
 # Usage: bench/make_artifacts.sh BUILD_DIR OUT_DIR [--kernels-only] [--no-variants]
+#        [--keep-going] [--only=REGEX] [--variants=REGEX]
+# --keep-going reports a program the build refuses (an older build and a
+# newer input or option) and goes on without its artifacts.
 # --kernels-only skips the CPU references (scripts/compare-builds.sh diffs
 # only PTX and manifests); --no-variants skips the option variants of the
 # long-row and transpose workloads and the enlarged W1-W8. MEMOPT_SWEEP=0
@@ -16,12 +19,14 @@ BUILD=${1:?build dir}
 OUT=${2:?output dir}
 KERNELS_ONLY=0
 NO_VARIANTS=0
+KEEP_GOING=0
 ONLY=""
 VARIANTS=""
 for a in "${@:3}"; do
   case $a in
     --kernels-only) KERNELS_ONLY=1 ;;
     --no-variants) NO_VARIANTS=1 ;;
+    --keep-going) KEEP_GOING=1 ;;
     --only=*) ONLY=${a#--only=} ;;
     --variants=*) VARIANTS=${a#--variants=} ;;
     *) echo "unknown option $a" >&2; exit 2 ;;
@@ -31,7 +36,11 @@ memopt_compile() {
   if [[ $KERNELS_ONLY == 1 ]] && [[ " $* " == *" --pipeline=reference "* ]]; then
     return 0
   fi
-  "$BUILD/bin/memopt-compile" "$@"
+  if [[ $KEEP_GOING == 1 ]]; then
+    "$BUILD/bin/memopt-compile" "$@" 2>/dev/null || echo "refused: memopt-compile $*" >&2
+  else
+    "$BUILD/bin/memopt-compile" "$@"
+  fi
 }
 # want NAME: whether --only selects the workload NAME.
 want() { [[ -z $ONLY || $1 =~ ^($ONLY)$ ]]; }
