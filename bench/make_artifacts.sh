@@ -151,6 +151,23 @@ if [[ ${MEMOPT_RED_SWEEP:-1} == 1 ]]; then
       [[ $KERNELS_ONLY == 1 ]] || memopt_compile "$f" --pipeline=reference -o "$OUT/$v.reference"
       echo "compiled $v"
     fi
+    # Column reductions split over slices of rows: also with a second
+    # kernel combining the partials (rs-*-k2), where that changes the PTX;
+    # row reductions split into segments: also with the combining
+    # reduction in one block rather than a cluster (rs-*-c1).
+    for alt in "k2 --column-last-block=false" "c1 --max-cluster-size=1"; do
+      read -r tag flag <<< "$alt"
+      v=$name-$tag
+      memopt_compile "$f" --pipeline=optimized "$flag" -o "$OUT/$v.optimized" 2>/dev/null
+      if cmp -s "$OUT/$v.optimized.ptx" "$OUT/$name.optimized.ptx"; then
+        rm -f "$OUT/$v".optimized.*
+        continue
+      fi
+      cp "$OUT/$name.baseline.ptx" "$OUT/$v.baseline.ptx"
+      sed 's/"'$name'.baseline.ptx"/"'$v'.baseline.ptx"/' "$OUT/$name.baseline.json" > "$OUT/$v.baseline.json"
+      [[ $KERNELS_ONLY == 1 ]] || memopt_compile "$f" --pipeline=reference -o "$OUT/$v.reference"
+      echo "compiled $v"
+    done
   done
   rm -rf "$OUT/red-sweep-inputs"
 fi
@@ -231,6 +248,11 @@ variant() { # workload, variant name, memopt-compile flags...
   memopt_compile "$HERE/inputs/$w.mlir" --pipeline=reference -o "$OUT/$name.reference"
   echo "compiled $name"
 }
+# k2: column reductions split over slices of rows with a second kernel
+# combining the partials (the form before last-block combining).
+for w in colnarrow colstats colstatsn; do
+  variant $w ${w}k2 --column-last-block=false
+done
 for w in rml65k rml256k sml65k sml256k; do
   variant $w ${w}pf --row-prefetch
   variant $w ${w}sh --row-shared-elements=32

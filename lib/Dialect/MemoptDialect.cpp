@@ -54,6 +54,14 @@ LogicalResult KernelGroupOp::verify() {
   return success();
 }
 
+LogicalResult LastArrivalOp::verify() {
+  if (!(*this)->getParentOfType<gpu::LaunchOp>() &&
+      !(*this)->getParentOfType<gpu::GPUFuncOp>())
+    return emitOpError("counts a block's arrival: expected it inside a "
+                       "gpu.launch or a gpu.func");
+  return success();
+}
+
 LogicalResult ClusterLoadOp::verify() {
   MemRefType type = getMemRefType();
   if (!gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type))

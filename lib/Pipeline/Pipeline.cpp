@@ -168,6 +168,7 @@ static Options getKnobs(const MemoptFormKernelsPassOptions &from) {
   to.rowSharedElements = from.rowSharedElements;
   to.interleavedRowsPerThread = from.interleavedRowsPerThread;
   to.interleavedBlockRows = from.interleavedBlockRows;
+  to.columnLastBlock = from.columnLastBlock;
   to.multiprocessors = from.multiprocessors;
   return to;
 }

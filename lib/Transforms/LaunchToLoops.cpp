@@ -476,6 +476,33 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
     if (!gx || *gx % cluster != 0)
       return failure();
   }
+  // Last arrivals: counters on the host, zeroed before the launch, and a
+  // workgroup flag (blocks run one after another, so no fences).
+  SmallVector<LastArrivalOp> arrivals;
+  launch.getBody().walk([&](LastArrivalOp op) { arrivals.push_back(op); });
+  for (LastArrivalOp op : arrivals) {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    rewriter.setInsertionPoint(launch);
+    Value counters = memref::AllocaOp::create(
+        rewriter, loc, MemRefType::get({op.getSlots()}, i32));
+    Value zero = arith::ConstantIntOp::create(rewriter, loc, i32, 0);
+    scf::ForOp::create(
+        rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, 0),
+        arith::ConstantIndexOp::create(rewriter, loc, op.getSlots()),
+        arith::ConstantIndexOp::create(rewriter, loc, 1), ValueRange{},
+        [&](OpBuilder &b, Location l, Value i, ValueRange) {
+          memref::StoreOp::create(b, l, zero, counters, ValueRange{i});
+          scf::YieldOp::create(b, l);
+        });
+    Value flag = launch.addWorkgroupAttribution(
+        MemRefType::get({1}, i32, AffineMap(),
+                        gpu::AddressSpaceAttr::get(
+                            rewriter.getContext(),
+                            gpu::AddressSpace::Workgroup)),
+        loc);
+    expandLastArrival(rewriter, op, counters, flag, /*fences=*/false);
+  }
   if (failed(lowerAsyncCopies(rewriter, launch)) ||
       failed(demoteLoopValues(rewriter, launch)))
     return failure();

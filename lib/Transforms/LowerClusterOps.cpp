@@ -9,13 +9,16 @@
 // This file implements memopt-lower-cluster-ops: cluster barriers and reads
 // of another block's shared memory become NVVM operations, before the
 // GPU-to-NVVM conversion lowers the memrefs around them; occupancy hints
-// become the kernel's nvvm.minctasm.
+// become the kernel's nvvm.minctasm; last-arrival counts become atomics on
+// a global of counters.
 //
 //===----------------------------------------------------------------------===//
 
 #include "memopt/Transforms/Passes.h"
+#include "memopt/Transforms/Transforms.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -67,6 +70,97 @@ static void lowerClusterLoad(RewriterBase &rewriter, ClusterLoadOp op) {
   rewriter.replaceOp(op, v);
 }
 
+void memopt::expandLastArrival(RewriterBase &rewriter, LastArrivalOp op,
+                               Value counters, Value flag, bool fences) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Type i32 = rewriter.getI32Type();
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
+  auto i32c = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(rewriter, loc, i32, v);
+  };
+  auto fence = [&] {
+    if (fences)
+      LLVM::FenceOp::create(rewriter, loc, LLVM::AtomicOrdering::acq_rel,
+                            rewriter.getStringAttr("device"));
+  };
+  gpu::BarrierOp::create(rewriter, loc);
+  Value first;
+  for (gpu::Dimension d :
+       {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z}) {
+    Value isZero = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq,
+        gpu::ThreadIdOp::create(rewriter, loc, d), idx(0));
+    first = first ? arith::AndIOp::create(rewriter, loc, first, isZero)
+                        .getResult()
+                  : isZero;
+  }
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    auto ifOp = scf::IfOp::create(rewriter, loc, first, false);
+    rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    // Release: the block's writes (ordered before thread 0 by the barrier)
+    // before the count; acquire: the other blocks' before the flag.
+    fence();
+    Value old = memref::AtomicRMWOp::create(
+        rewriter, loc, arith::AtomicRMWKind::addi, i32c(1), counters,
+        ValueRange{op.getSlot()});
+    Value last = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                       old, i32c(op.getArrivals() - 1));
+    {
+      OpBuilder::InsertionGuard inner(rewriter);
+      auto reset = scf::IfOp::create(rewriter, loc, last, false);
+      rewriter.setInsertionPointToStart(&reset.getThenRegion().front());
+      memref::StoreOp::create(rewriter, loc, i32c(0), counters,
+                              ValueRange{op.getSlot()});
+    }
+    fence();
+    memref::StoreOp::create(rewriter, loc,
+                            arith::ExtUIOp::create(rewriter, loc, i32, last),
+                            flag, ValueRange{idx(0)});
+  }
+  gpu::BarrierOp::create(rewriter, loc);
+  Value v = memref::LoadOp::create(rewriter, loc, flag, ValueRange{idx(0)});
+  rewriter.replaceOp(op, arith::CmpIOp::create(rewriter, loc,
+                                               arith::CmpIPredicate::ne, v,
+                                               i32c(0)));
+}
+
+/// `memopt.last_arrival` in an outlined kernel: its counters a
+/// zero-initialized global of the kernel module, its flag a workgroup
+/// buffer of the kernel.
+static LogicalResult lowerLastArrival(RewriterBase &rewriter,
+                                      LastArrivalOp op) {
+  auto func = op->getParentOfType<gpu::GPUFuncOp>();
+  auto module = op->getParentOfType<gpu::GPUModuleOp>();
+  if (!func || !module)
+    return op.emitOpError("is not inside an outlined kernel");
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  Type i32 = rewriter.getI32Type();
+  auto counterType = MemRefType::get({op.getSlots()}, i32);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(module.getBody());
+  auto global = memref::GlobalOp::create(
+      rewriter, loc, "memopt_arrivals", rewriter.getStringAttr("private"),
+      counterType,
+      DenseElementsAttr::get(RankedTensorType::get({op.getSlots()}, i32),
+                             rewriter.getI32IntegerAttr(0)),
+      /*constant=*/false, rewriter.getI64IntegerAttr(4));
+  SymbolTable(module).insert(global);
+  auto flagType = MemRefType::get(
+      {1}, i32, AffineMap(),
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+  Value flag = func.addWorkgroupAttribution(flagType, loc);
+  rewriter.setInsertionPoint(op);
+  Value counters = memref::GetGlobalOp::create(rewriter, loc, counterType,
+                                               global.getSymName());
+  expandLastArrival(rewriter, op, counters, flag, /*fences=*/true);
+  return success();
+}
+
 namespace {
 struct MemoptLowerClusterOpsPass final
     : memopt::impl::MemoptLowerClusterOpsPassBase<MemoptLowerClusterOpsPass> {
@@ -74,7 +168,7 @@ struct MemoptLowerClusterOpsPass final
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
       if (isa<ClusterBarrierOp, ClusterArriveOp, ClusterWaitOp, ClusterLoadOp,
-              OccupancyHintOp>(op))
+              OccupancyHintOp, LastArrivalOp>(op))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
@@ -91,6 +185,11 @@ struct MemoptLowerClusterOpsPass final
           blocks = std::max<int64_t>(blocks, prev.getInt());
         func->setAttr(kMinBlocksAttr, rewriter.getI32IntegerAttr(blocks));
         rewriter.eraseOp(hint);
+        continue;
+      }
+      if (auto arrival = dyn_cast<LastArrivalOp>(op)) {
+        if (failed(lowerLastArrival(rewriter, arrival)))
+          return signalPassFailure();
         continue;
       }
       if (auto load = dyn_cast<ClusterLoadOp>(op)) {

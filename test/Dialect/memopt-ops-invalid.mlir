@@ -75,3 +75,22 @@ func.func @big_blocks() attributes {t = #memopt.target<chip = "sm_90", multiproc
 func.func @short_line() attributes {t = #memopt.target<chip = "sm_90", multiprocessors = 132, warp_size = 32, max_threads_per_block = 1024, registers_per_multiprocessor = 65536, shared_memory_per_multiprocessor = 233472, shared_memory_per_block = 49152, max_shared_memory_per_block = 232448, l2_bytes = 52428800, portable_cluster_size = 8, max_cluster_size = 16, vector_bytes = 16, cache_line_bytes = 8>} {
   return
 }
+
+// -----
+
+// memopt.last_arrival counts blocks: outside a kernel it has none.
+func.func @arrival_outside(%slot: index) -> i1 {
+  // expected-error @+1 {{counts a block's arrival: expected it inside a gpu.launch or a gpu.func}}
+  %last = memopt.last_arrival %slot of 2 after 4
+  return %last : i1
+}
+
+// -----
+
+gpu.module @arrivals {
+  gpu.func @no_arrivals(%slot: index) kernel {
+    // expected-error @+1 {{attribute 'arrivals' failed to satisfy constraint}}
+    %last = memopt.last_arrival %slot of 2 after 0
+    gpu.return
+  }
+}

@@ -17,6 +17,18 @@ func.func @round_trip(%m: memref<2x32xf16, #gpu.address_space<workgroup>>, %i: i
   return %v : f16
 }
 
+// A last arrival inside a kernel.
+// CHECK-LABEL: gpu.func @arrival
+// CHECK:         %{{.+}} = memopt.last_arrival %{{.+}} of 8 after 3
+gpu.module @arrivals {
+  gpu.func @arrival(%slot: index, %out: memref<1xi1>) kernel {
+    %c0 = arith.constant 0 : index
+    %last = memopt.last_arrival %slot of 8 after 3
+    memref.store %last, %out[%c0] : memref<1xi1>
+    gpu.return
+  }
+}
+
 // The plan's attributes and the kernel group round-trip too.
 // CHECK-LABEL: func.func @plan
 // CHECK-SAME:    target = #memopt.target<chip = "sm_80", multiprocessors = 108

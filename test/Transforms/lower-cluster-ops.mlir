@@ -61,3 +61,35 @@ gpu.module @s {
     gpu.return
   }
 }
+
+// -----
+
+// A last arrival: a zero-initialized global of its 6 counters in the kernel
+// module, a workgroup flag, and between two barriers thread 0's fenced
+// atomic count, the reset on the 4th arrival and the flag's store.
+// CHECK:         memref.global "private" @memopt_arrivals : memref<6xi32> = dense<0> {alignment = 4 : i64}
+// CHECK-LABEL: gpu.func @arrive
+// CHECK-SAME:    workgroup(%[[FLAG:.+]] : memref<1xi32, #gpu.address_space<workgroup>>)
+// CHECK:         %[[COUNTERS:.+]] = memref.get_global @memopt_arrivals : memref<6xi32>
+// CHECK:         gpu.barrier
+// CHECK:         scf.if
+// CHECK-NEXT:      llvm.fence syncscope("device") acq_rel
+// CHECK:           %[[OLD:.+]] = memref.atomic_rmw addi %{{.+}}, %[[COUNTERS]][%[[SLOT:.+]]] : (i32, memref<6xi32>) -> i32
+// CHECK:           %[[LAST:.+]] = arith.cmpi eq, %[[OLD]], %c3_i32
+// CHECK-NEXT:      scf.if %[[LAST]] {
+// CHECK:             memref.store %{{.+}}, %[[COUNTERS]][%[[SLOT]]]
+// CHECK-NEXT:      }
+// CHECK-NEXT:      llvm.fence syncscope("device") acq_rel
+// CHECK:           memref.store %{{.+}}, %[[FLAG]]
+// CHECK:         gpu.barrier
+// CHECK:         %[[V:.+]] = memref.load %[[FLAG]]
+// CHECK:         arith.cmpi ne, %[[V]]
+// CHECK-NOT:     memopt.last_arrival
+gpu.module @a {
+  gpu.func @arrive(%out: memref<4xi1>, %slot: index) kernel {
+    %c0 = arith.constant 0 : index
+    %last = memopt.last_arrival %slot of 6 after 4
+    memref.store %last, %out[%c0] : memref<4xi1>
+    gpu.return
+  }
+}

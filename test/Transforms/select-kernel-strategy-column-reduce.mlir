@@ -1,6 +1,7 @@
 // The column-reduction family's selection rules, and the fill its
 // whole-column form takes into its group: the plan only.
 // RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(memopt-set-target, func.func(memopt-form-groups, memopt-select-kernel-strategy))" 2>/dev/null | FileCheck %s
+// RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(memopt-set-target, func.func(memopt-form-groups, memopt-select-kernel-strategy{column-last-block=false}))" 2>/dev/null | FileCheck %s --check-prefix=KERNEL
 
 // Columns that fill the GPU (4096: 256 blocks of 4 chunks of 4): whole
 // columns seeded by the fill in its group; 64 row lanes walk the 512 rows,
@@ -47,10 +48,13 @@ func.func @few_columns_few_rows(%x: memref<1000x96xf32>, %y: memref<96xf32>) {
 // -----
 
 // 96 columns of 100000 rows: the rows are split into 44 slices of 2304
-// (two blocks per multiprocessor), partials combined by a second kernel in
-// slice order; the fill seeds that kernel's result.
+// (two blocks per multiprocessor), partials combined in slice order by the
+// last block of each column block to arrive (column-last-block=false: by a
+// second kernel); the fill seeds the result.
+// KERNEL-LABEL: func.func @split_rows
+// KERNEL:       strategy = #memopt.column_reduce<form = split_rows, {{.*}}seed_from_fill = true>}
 // CHECK-LABEL: func.func @split_rows
-// CHECK:       memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = split_rows, vector = 4, threads = 256, column_threads = 4, rows_per_block = 2304, unroll = 16, seed_from_fill = true>}
+// CHECK:       memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = split_rows, vector = 4, threads = 256, column_threads = 4, rows_per_block = 2304, unroll = 16, seed_from_fill = true, last_block = true>}
 // CHECK-NOT:   memopt.kernel_group
 func.func @split_rows(%x: memref<100000x96xf32>, %y: memref<96xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -126,7 +130,7 @@ func.func @middle_dim_short(%x: memref<16x64x1024xf32>, %y: memref<16x1024xf32>)
 // are split into 19 slices of 1088 (22 would give two blocks per
 // multiprocessor, but each slice is at least one unrolled sweep of 1024).
 // CHECK-LABEL: func.func @middle_dim_split
-// CHECK:       memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = split_rows, vector = 4, threads = 256, column_threads = 4, rows_per_block = 1088, unroll = 16, seed_from_fill = true>}
+// CHECK:       memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = split_rows, vector = 4, threads = 256, column_threads = 4, rows_per_block = 1088, unroll = 16, seed_from_fill = true, last_block = true>}
 func.func @middle_dim_split(%x: memref<2x20000x96xf32>, %y: memref<2x96xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%zero : f32) outs(%y : memref<2x96xf32>) {

@@ -7,7 +7,7 @@
 // the rows split into 6 slices of 1728 (294 blocks, two per
 // multiprocessor).
 // CHECK-LABEL: func.func @odd_columns
-// CHECK:       strategy = #memopt.column_reduce<form = split_rows, vector = 4, threads = 256, column_threads = 4, rows_per_block = 1728, unroll = 16, seed_from_fill = true, shifted = true>
+// CHECK:       strategy = #memopt.column_reduce<form = split_rows, vector = 4, threads = 256, column_threads = 4, rows_per_block = 1728, unroll = 16, seed_from_fill = true, shifted = true, last_block = true>
 func.func @odd_columns(%x: memref<10007x769xf32>, %y: memref<769xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%zero : f32) outs(%y : memref<769xf32>) {
@@ -49,7 +49,7 @@ func.func @odd_middle(%x: memref<33x2047x129xf32>, %y: memref<33x129xf32>) {
 // 16 bytes); a weight along the columns only (broadcast over the rows) is
 // read lane by lane and does not stop the shifted form.
 // CHECK-LABEL: func.func @odd_bf16_weighted
-// CHECK:       strategy = #memopt.column_reduce<form = split_rows, vector = 8, threads = 256, column_threads = 4, rows_per_block = 1344, unroll = 16, seed_from_fill = false, shifted = true>
+// CHECK:       strategy = #memopt.column_reduce<form = split_rows, vector = 8, threads = 256, column_threads = 4, rows_per_block = 1344, unroll = 16, seed_from_fill = false, shifted = true, last_block = true>
 func.func @odd_bf16_weighted(%x: memref<4000x77xbf16>, %w: memref<77xbf16>, %y: memref<77xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x, %w : memref<4000x77xbf16>, memref<77xbf16>) outs(%y : memref<77xf32>) {
   ^bb0(%a: bf16, %b: bf16, %acc: f32):
@@ -66,7 +66,7 @@ func.func @odd_bf16_weighted(%x: memref<4000x77xbf16>, %w: memref<77xbf16>, %y: 
 // Fewer than two vectors of inner points (6 f32): no shifted form; vectors
 // of 2 (6 is a multiple of 2).
 // CHECK-LABEL: func.func @narrow_columns
-// CHECK:       strategy = #memopt.column_reduce<form = split_rows, vector = 2, threads = 256, column_threads = 4, rows_per_block = 1088, unroll = 16, seed_from_fill = false>
+// CHECK:       strategy = #memopt.column_reduce<form = split_rows, vector = 2, threads = 256, column_threads = 4, rows_per_block = 1088, unroll = 16, seed_from_fill = false, last_block = true>
 func.func @narrow_columns(%x: memref<40000x6xf32>, %y: memref<6xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<40000x6xf32>) outs(%y : memref<6xf32>) {
   ^bb0(%a: f32, %acc: f32):
@@ -82,7 +82,7 @@ func.func @narrow_columns(%x: memref<40000x6xf32>, %y: memref<6xf32>) {
 // matrix): not a buffer the shifted form can read in aligned chunks;
 // scalar lanes.
 // CHECK-LABEL: func.func @strided_view
-// CHECK:       strategy = #memopt.column_reduce<form = split_rows, vector = 1, threads = 256, column_threads = 16, rows_per_block = 272, unroll = 16, seed_from_fill = false>
+// CHECK:       strategy = #memopt.column_reduce<form = split_rows, vector = 1, threads = 256, column_threads = 16, rows_per_block = 272, unroll = 16, seed_from_fill = false, last_block = true>
 func.func @strided_view(%x: memref<5000x129xf32, strided<[200, 1]>>, %y: memref<129xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<5000x129xf32, strided<[200, 1]>>) outs(%y : memref<129xf32>) {
   ^bb0(%a: f32, %acc: f32):

@@ -94,7 +94,7 @@ func.func @fills_first_epilogue(%x: memref<1024x2048xbf16>, %s: memref<2048xf32>
 // 24 columns of 100000 rows: split rows, both sums' partials in one
 // workspace combined by one second kernel.
 // CHECK-LABEL: func.func @split_siblings
-// CHECK:       memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = split_rows, {{.*}}seed_from_fill = true>}
+// CHECK:       memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = split_rows, {{.*}}seed_from_fill = true, last_block = true>}
 // CHECK-COUNT-4: linalg.generic
 // CHECK-NOT:   memopt.kernel_group
 func.func @split_siblings(%x: memref<100000x24xf32>, %s: memref<24xf32>, %q: memref<24xf32>) {

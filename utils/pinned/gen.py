@@ -520,11 +520,11 @@ linalg.generic {{indexing_maps = [{ID2}, {COL2}], iterator_types = ["reduction",
         "control": ("%s = arith.addf %a, %acc : f32", "%a2 = arith.mulf %a, %a : f32\n  %s = arith.addf %a2, %acc : f32", "squares summed"),
     }
 
-def col(form, vector, threads, column_threads, rows_per_block, unroll, seed, shifted=False):
+def col(form, vector, threads, column_threads, rows_per_block, unroll, seed, shifted=False, last=False):
     return (f"#memopt.column_reduce<form = {form}, vector = {vector}, threads = {threads}, "
             f"column_threads = {column_threads}, rows_per_block = {rows_per_block}, "
             f"unroll = {unroll}, seed_from_fill = {'true' if seed else 'false'}"
-            f"{', shifted = true' if shifted else ''}>")
+            f"{', shifted = true' if shifted else ''}{', last_block = true' if last else ''}>")
 
 def batched_colsum(outer, rows, inner, et="f32", epilogue=False):
     """Sums of squares over the loop after the outer dims, an f16/bf16 input
@@ -746,6 +746,8 @@ def main():
         (col("row_slices", 4, 32, 1, 256, 16, False), "row slices with atomics (pinned only)", None, None, fill),
         (col("split_rows", 4, 64, 2, 64, 4, True), "split rows: slices of 64 rows, partials combined by a second kernel", "memref.alloc"),
         (col("split_rows", 1, 64, 32, 7, 2, True), "split rows of 7 rows (the last slice short), scalar lanes", "memref.alloc"),
+        (col("split_rows", 4, 64, 2, 64, 4, True, last=True), "split rows of 64, the last block of each column block to arrive combining the partials", "memopt.last_arrival"),
+        (col("split_rows", 1, 64, 32, 7, 2, True, last=True), "split rows of 7, scalar lanes, combined by the last block", "memopt.last_arrival"),
         (col("whole_column", 4, 64, 2, 300, 3, True), "whole columns seeded by the fill, 2 threads per row slice, unroll 3"),
         (col("whole_column", 1, 128, 32, 300, 1, True), "whole columns, scalar lanes, a warp along the row"),
         (col("row_slices", 2, 48, 1, 7, 5, False), "row slices of 7 rows, vectors of 2, 48 threads", None, None, fill),
@@ -760,6 +762,7 @@ def main():
         (col("whole_column", 1, 64, 4, 50, 3, True), "scalar lanes, 16 row lanes, unroll 3"),
         (col("split_rows", 4, 32, 2, 16, 1, True), "split rows: slices of 16 of the 50 rows per batch", "memref.alloc"),
         (col("split_rows", 2, 64, 32, 20, 2, True), "split rows of 20, vectors of 2, a warp along the row", "memref.alloc"),
+        (col("split_rows", 4, 32, 2, 16, 1, True, last=True), "split rows of 16, each batch's column blocks with their own counters", "memopt.last_arrival"),
     ]
     gen("column-reduce-3d", s, out)
     # Over loop 1 of 2 x 9 x 5 x 12 (bf16 in): two inner loops, the last
@@ -769,6 +772,7 @@ def main():
     s["cases"] = [
         (col("whole_column", 4, 64, 2, 9, 1, True), "whole columns over 5 x 12 inner points, vectors of 4"),
         (col("split_rows", 2, 32, 16, 4, 1, True), "split rows of 4, vectors of 2", "memref.alloc"),
+        (col("split_rows", 2, 32, 16, 4, 1, True, last=True), "split rows of 4, vectors of 2, combined by the last block", "memopt.last_arrival"),
         (col("whole_column", 1, 32, 32, 9, 4, True), "scalar lanes, one row lane, unroll 4"),
     ]
     gen("column-reduce-4d", s, out)
@@ -783,6 +787,7 @@ def main():
         (col("split_rows", 8, 64, 2, 16, 3, True, True), "shifted split rows of 16 (the last slice of 2 holds the last row)", "memref.alloc"),
         (col("whole_column", 4, 64, 4, 50, 1, True, True), "shifted whole columns, vectors of 4, 16 row lanes"),
         (col("split_rows", 2, 32, 16, 7, 2, True, True), "shifted split rows of 7, vectors of 2", "memref.alloc"),
+        (col("split_rows", 8, 64, 2, 16, 3, True, True, True), "shifted split rows of 16, combined by the last block", "memopt.last_arrival"),
     ]
     gen("column-reduce-shifted", s, out)
     # Over loop 1 of 2 x 9 x 5 x 13 (bf16 in): two inner loops whose 65
@@ -792,6 +797,7 @@ def main():
     s["cases"] = [
         (col("whole_column", 8, 64, 8, 9, 1, True, True), "shifted whole columns over 5 x 13 inner points, vectors of 8"),
         (col("split_rows", 4, 64, 16, 4, 1, True, True), "shifted split rows of 4, vectors of 4", "memref.alloc"),
+        (col("split_rows", 4, 64, 16, 4, 1, True, True, True), "shifted split rows of 4, combined by the last block", "memopt.last_arrival"),
     ]
     gen("column-reduce-shifted-4d", s, out)
     # The 3-D sums of squares divided by the rows in an epilogue (the sums
@@ -801,6 +807,7 @@ def main():
     s["cases"] = [
         (col("whole_column", 4, 32, 8, 50, 2, True), "whole columns, the division where each output is finished", "gpu.launch"),
         (col("split_rows", 2, 64, 32, 20, 2, True), "split rows, the division in the combining kernel", "memref.alloc"),
+        (col("split_rows", 2, 64, 32, 20, 2, True, last=True), "split rows, the division where the last block finishes each output", "memopt.last_arrival"),
     ]
     s["control"] = ("%q = arith.divf %a, %n : f32", "%n2 = arith.addf %n, %n : f32\n  %q = arith.divf %a, %n2 : f32", "the divisor doubled")
     gen("column-reduce-epilogue", s, out)

@@ -291,7 +291,11 @@ def Memopt_ColumnReduceStrategyAttr
     start at every alignment; each thread loads the two `vector`-aligned
     chunks its chunk of the row straddles and takes its lanes from them at
     the row's offset (16-byte accesses on any row length), the last row
-    lane by lane.
+    lane by lane. `last_block` (split rows only; printed only when set): no
+    second kernel; each block counts its arrival on a counter of its column
+    block (a zero-initialized global the last block resets) and the last
+    block to arrive combines the slices' partials in slice order, seeds and
+    stores them (the same order and results as the second kernel).
   }];
   let parameters = (ins
     EnumParameter<Memopt_ColumnReduceForm>:$form,
@@ -301,7 +305,8 @@ def Memopt_ColumnReduceStrategyAttr
     "int64_t":$rows_per_block,
     "int64_t":$unroll,
     "bool":$seed_from_fill,
-    DefaultValuedParameter<"bool", "false">:$shifted);
+    DefaultValuedParameter<"bool", "false">:$shifted,
+    DefaultValuedParameter<"bool", "false">:$last_block);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

@@ -144,4 +144,35 @@ def Memopt_OccupancyHintOp : Memopt_Op<"occupancy_hint"> {
   let assemblyFormat = "$blocks_per_multiprocessor attr-dict";
 }
 
+def Memopt_LastArrivalOp : Memopt_Op<"last_arrival"> {
+  let summary = "whether this block is the last of its slot to arrive";
+  let description = [{
+    Inside a `gpu.launch` body, reached by every thread of the block in
+    uniform control flow (like `gpu.barrier`, which it includes). The
+    block's memory operations before it, every thread's, are released at
+    device scope; the block then counts one arrival on counter `slot` (below
+    `slots`) of the launch. The result is true in every thread of the block
+    whose arrival is the `arrivals`-th on its slot, and that block acquires
+    the memory operations every block of the slot released before arriving:
+    it may read what they wrote (a split reduction's partials) and finish
+    the work without a second kernel. Exactly `arrivals` blocks of the
+    launch must arrive on each slot. The counters start at zero and the
+    last block of a slot resets its own, so the next launch starts at zero
+    again; launches of one kernel must not run concurrently.
+
+    memopt-lower-cluster-ops lowers it to a zero-initialized global of
+    `slots` 32-bit counters, a barrier, thread 0's `fence.acq_rel.gpu`,
+    atomic add and second fence, and the result broadcast through shared
+    memory; memopt-launch-to-loops to a counter on the host.
+  }];
+  let arguments = (ins Index:$slot,
+                   ConfinedAttr<I64Attr, [IntMinValue<1>]>:$arrivals,
+                   ConfinedAttr<I64Attr, [IntMinValue<1>]>:$slots);
+  let results = (outs I1:$last);
+  let assemblyFormat = [{
+    $slot `of` $slots `after` $arrivals attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // MEMOPT_DIALECT_MEMOPTOPS_TD

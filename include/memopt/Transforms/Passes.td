@@ -206,6 +206,10 @@ defvar MemoptKernelShapeOptions = [
            "(0: a warp's worth; at least 8, a sector of 4-byte elements; "
            "fewer rows a block make a cluster's blocks of "
            "cluster-block-threads, several per multiprocessor)">,
+    Option<"columnLastBlock", "column-last-block", "bool", "true",
+           "Column reductions split over slices of rows: the last block of "
+           "each column block to finish combines the slices' partials "
+           "(false: a second kernel combines them)">,
     Option<"rowSharedElements", "row-shared-elements", "unsigned", "32",
            "Row kernels split over a cluster: elements per thread held in "
            "shared memory besides those in registers (0: registers only); "
@@ -611,9 +615,13 @@ def MemoptLowerClusterOpsPass : Pass<"memopt-lower-cluster-ops"> {
     an `llvm.load` in the shared::cluster address space.
     `memopt.occupancy_hint` becomes the enclosing kernel's `nvvm.minctasm`
     (PTX `.minnctapersm`), which bounds its registers.
+    `memopt.last_arrival` becomes a zero-initialized `memref.global` of its
+    counters in the kernel module, a workgroup flag of the kernel, and
+    thread 0's fenced `memref.atomic_rmw` between two barriers.
   }];
   let dependentDialects = ["NVVM::NVVMDialect", "LLVM::LLVMDialect",
-                           "arith::ArithDialect", "memref::MemRefDialect"];
+                           "arith::ArithDialect", "memref::MemRefDialect",
+                           "scf::SCFDialect", "gpu::GPUDialect"];
 }
 
 def MemoptMergeKernelModulesPass

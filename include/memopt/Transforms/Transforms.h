@@ -122,6 +122,10 @@ struct KernelTargetInfo {
   /// Interleaved row kernels: most rows one block holds side by side (0:
   /// a warp's worth; see the pass option).
   unsigned interleavedBlockRows = 0;
+  /// Column reductions split over slices of rows: the last block of each
+  /// column block to finish combines the partials (a counter per column
+  /// block), in place of a second kernel.
+  bool columnLastBlock = true;
   /// Most shared memory one CTA may use with opt-in (sm_90: 227 KiB).
   unsigned maxSharedMemoryPerBlock = 227 * 1024;
   /// Most blocks of a cluster every part of the chip schedules (larger ones
@@ -206,6 +210,16 @@ RankedTensorType getPackedStorageType(RankedTensorType t);
 /// contract after memopt-decompose-linalg. Fails, with an error at the
 /// offending op, on a reader it cannot rewrite.
 LogicalResult packSubByteArguments(func::FuncOp func);
+
+/// Expands memopt.last_arrival `op` in place, in a gpu.launch body or an
+/// outlined kernel: a barrier; thread 0 counts the block's arrival on
+/// `counters[slot]` (a memref of `slots` i32 counters), resets the counter
+/// on the slot's last arrival and stores whether it was into `flag` (a
+/// workgroup memref<1xi32>), with device-scope acquire-release fences
+/// before and after the count when `fences`; a barrier; every thread reads
+/// the flag.
+void expandLastArrival(RewriterBase &rewriter, LastArrivalOp op,
+                       Value counters, Value flag, bool fences);
 
 } // namespace mlir::memopt
 

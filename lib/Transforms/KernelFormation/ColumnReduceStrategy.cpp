@@ -502,13 +502,13 @@ kf::selectColumnReduceStrategy(const ColumnGroupOps &c,
     return ColumnReduceStrategyAttr::get(
         ctx, ColumnReduceForm::WholeColumn, info->vec, cfg.threads,
         cfg.columnThreads, /*rows_per_block=*/info->rows, cfg.unroll,
-        /*seed_from_fill=*/seed, info->shifted);
+        /*seed_from_fill=*/seed, info->shifted, /*last_block=*/false);
   int64_t rowsPerSlice =
       llvm::alignTo(llvm::divideCeil(info->rows, slices), rowLanes);
   return ColumnReduceStrategyAttr::get(
       ctx, ColumnReduceForm::SplitRows, info->vec, cfg.threads, cfg.columnThreads,
       rowsPerSlice, target.columnUnroll, /*seed_from_fill=*/seed,
-      info->shifted);
+      info->shifted, /*last_block=*/target.columnLastBlock);
 }
 
 LogicalResult kf::checkColumnReduceStrategy(const ColumnGroupOps &c,
@@ -553,6 +553,8 @@ LogicalResult kf::checkColumnReduceStrategy(const ColumnGroupOps &c,
                              "(seed_from_fill = true)"
                            : "seed_from_fill needs a fill of an output "
                              "in the group");
+  if (s.getLastBlock() && s.getForm() != ColumnReduceForm::SplitRows)
+    return fail() << "last_block combines the slices of split rows only";
   if (s.getForm() != ColumnReduceForm::RowSlices) {
     int64_t colThreads = s.getColumnThreads();
     if (s.getThreads() % target.warpSize != 0 || colThreads < 1 ||
@@ -880,7 +882,8 @@ static constexpr int64_t kBatchRegisters = 64;
 /// rows); partials are combined with shuffles and shared memory. Whole
 /// columns: each output is seeded and stored once, no atomics and no
 /// initialization kernel. Split rows: each slice's totals go to a workspace
-/// that a second kernel combines in slice order, then seeds and stores.
+/// that a second kernel combines in slice order, then seeds and stores
+/// (`last_block`: the column block's last block to arrive does that).
 /// Every reduction of the group keeps its own accumulators, partials and
 /// workspace rows; loads they share are emitted once.
 static void emitColumnBlocks(RewriterBase &b, const ColumnGroupOps &c,
@@ -1103,6 +1106,29 @@ static void emitColumnBlocks(RewriterBase &b, const ColumnGroupOps &c,
   }
   if (!split)
     return;
+  if (s.getLastBlock()) {
+    // The last block of the column block to arrive combines the slices'
+    // partials in slice order (the second kernel's order), seeds and stores.
+    Value slot = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, batch, cIdx(b, loc, colBlocks)),
+        colBlock);
+    Value last = LastArrivalOp::create(
+        b, loc, b.getI1Type(), slot, b.getI64IntegerAttr(slices),
+        b.getI64IntegerAttr(colBlocks * info.batch));
+    OpBuilder::InsertionGuard guard(b);
+    auto ifOp = scf::IfOp::create(
+        b, loc, arith::AndIOp::create(b, loc, last, owns), false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    Value o = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, batch, cIdx(b, loc, info.cols)),
+        col);
+    SmallVector<Value> totals =
+        combineEach(b, loc, info, workspace, slices, o, outputs);
+    storeSeeded(b, loc, c, info, outer, col, totals, epi);
+    b.setInsertionPoint(op);
+    memref::DeallocOp::create(b, loc, workspace);
+    return;
+  }
   // The second kernel: one thread per output combines the slices' partials
   // in slice order, seeds and stores.
   b.setInsertionPoint(op);

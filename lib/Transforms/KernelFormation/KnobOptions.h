@@ -40,6 +40,7 @@
   INFO.interleavedRowsPerThread =                                              \
       std::max(1u, unsigned(interleavedRowsPerThread));                        \
   INFO.interleavedBlockRows = interleavedBlockRows;                            \
+  INFO.columnLastBlock = columnLastBlock;                                      \
   ::mlir::memopt::applyTarget(INFO, ::mlir::memopt::getTarget(OP));            \
   /* Whole warps: block reductions and shuffles assume them. */                \
   INFO.clusterBlockThreads = std::clamp(                                       \

@@ -14,7 +14,8 @@
 // RUN: memopt-opt %s --pass-pipeline="builtin.module(func.func(memopt-emit-kernels))" | FileCheck %s --check-prefix=IR
 // CHECK: case 0: 0 mismatches
 // CHECK: case 1: 0 mismatches
-// CHECK: case 2: {{[1-9][0-9]*}} mismatches
+// CHECK: case 2: 0 mismatches
+// CHECK: case 3: {{[1-9][0-9]*}} mismatches
 // IR-LABEL: func.func @case_0
 // IR-NOT: memopt.kernel_group
 // IR: gpu.launch
@@ -22,6 +23,9 @@
 // IR-NOT: memopt.kernel_group
 // IR: memref.alloc
 // IR-LABEL: func.func @case_2
+// IR-NOT: memopt.kernel_group
+// IR: memopt.last_arrival
+// IR-LABEL: func.func @case_3
 // IR-NOT: memopt.kernel_group
 // IR: gpu.launch
 
@@ -87,8 +91,39 @@ func.func @case_1(%x: memref<3x50x36xf16>, %y: memref<3x36xf32>) {
   return
 }
 
-// control: the divisor doubled
+// split rows, the division where the last block finishes each output
 func.func @case_2(%x: memref<3x50x36xf16>, %y: memref<3x36xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<3x36xf32>
+
+  memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = split_rows, vector = 2, threads = 64, column_threads = 32, rows_per_block = 20, unroll = 2, seed_from_fill = true, last_block = true>} {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%zero : f32) outs(%t : memref<3x36xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : memref<3x50x36xf16>) outs(%t : memref<3x36xf32>) {
+  ^bb0(%a: f16, %acc: f32):
+    %w = arith.extf %a : f16 to f32
+    %sq = arith.mulf %w, %w : f32
+    %s = arith.addf %sq, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<3x36xf32>) outs(%y : memref<3x36xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.constant 50.0 : f32
+    %q = arith.divf %a, %n : f32
+    linalg.yield %q : f32
+  }
+  }
+  memref.dealloc %t : memref<3x36xf32>
+  return
+}
+
+// control: the divisor doubled
+func.func @case_3(%x: memref<3x50x36xf16>, %y: memref<3x36xf32>) {
   %zero = arith.constant 0.0 : f32
   %t = memref.alloc() : memref<3x36xf32>
 
@@ -240,6 +275,13 @@ func.func @main() {
   %t2_0 = arith.addi %c0, %m2_0 : index
   vector.print str "case 2: "
   vector.print %t2_0 : index punctuation <no_punctuation>
+  vector.print str " mismatches\n"
+  call @poison_y(%y) : (memref<3x36xf32>) -> ()
+  call @case_3(%x, %y) : (memref<3x50x36xf16>, memref<3x36xf32>) -> ()
+  %m3_0 = call @mismatches_3x36f32(%y, %y_ref) : (memref<3x36xf32>, memref<3x36xf32>) -> index
+  %t3_0 = arith.addi %c0, %m3_0 : index
+  vector.print str "case 3: "
+  vector.print %t3_0 : index punctuation <no_punctuation>
   vector.print str " mismatches\n"
   call @poison_y(%y) : (memref<3x36xf32>) -> ()
   return

@@ -19,7 +19,9 @@
 // CHECK: case 4: 0 mismatches
 // CHECK: case 5: 0 mismatches
 // CHECK: case 6: 0 mismatches
-// CHECK: case 7: {{[1-9][0-9]*}} mismatches
+// CHECK: case 7: 0 mismatches
+// CHECK: case 8: 0 mismatches
+// CHECK: case 9: {{[1-9][0-9]*}} mismatches
 // IR-LABEL: func.func @case_0
 // IR-NOT: memopt.kernel_group
 // IR: gpu.launch
@@ -34,14 +36,20 @@
 // IR: memref.alloc
 // IR-LABEL: func.func @case_4
 // IR-NOT: memopt.kernel_group
-// IR: gpu.launch
+// IR: memopt.last_arrival
 // IR-LABEL: func.func @case_5
 // IR-NOT: memopt.kernel_group
-// IR: gpu.launch
+// IR: memopt.last_arrival
 // IR-LABEL: func.func @case_6
 // IR-NOT: memopt.kernel_group
 // IR: gpu.launch
 // IR-LABEL: func.func @case_7
+// IR-NOT: memopt.kernel_group
+// IR: gpu.launch
+// IR-LABEL: func.func @case_8
+// IR-NOT: memopt.kernel_group
+// IR: gpu.launch
+// IR-LABEL: func.func @case_9
 // IR-NOT: memopt.kernel_group
 // IR: gpu.launch
 
@@ -124,8 +132,48 @@ func.func @case_3(%x: memref<300x96xf32>, %y: memref<96xf32>) {
   return
 }
 
-// whole columns seeded by the fill, 2 threads per row slice, unroll 3
+// split rows of 64, the last block of each column block to arrive combining the partials
 func.func @case_4(%x: memref<300x96xf32>, %y: memref<96xf32>) {
+  %zero = arith.constant 0.0 : f32
+
+  memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = split_rows, vector = 4, threads = 64, column_threads = 2, rows_per_block = 64, unroll = 4, seed_from_fill = true, last_block = true>} {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%y : memref<96xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<300x96xf32>) outs(%y : memref<96xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  }
+  return
+}
+
+// split rows of 7, scalar lanes, combined by the last block
+func.func @case_5(%x: memref<300x96xf32>, %y: memref<96xf32>) {
+  %zero = arith.constant 0.0 : f32
+
+  memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = split_rows, vector = 1, threads = 64, column_threads = 32, rows_per_block = 7, unroll = 2, seed_from_fill = true, last_block = true>} {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%zero : f32) outs(%y : memref<96xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<300x96xf32>) outs(%y : memref<96xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  }
+  return
+}
+
+// whole columns seeded by the fill, 2 threads per row slice, unroll 3
+func.func @case_6(%x: memref<300x96xf32>, %y: memref<96xf32>) {
   %zero = arith.constant 0.0 : f32
 
   memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column, vector = 4, threads = 64, column_threads = 2, rows_per_block = 300, unroll = 3, seed_from_fill = true>} {
@@ -145,7 +193,7 @@ func.func @case_4(%x: memref<300x96xf32>, %y: memref<96xf32>) {
 }
 
 // whole columns, scalar lanes, a warp along the row
-func.func @case_5(%x: memref<300x96xf32>, %y: memref<96xf32>) {
+func.func @case_7(%x: memref<300x96xf32>, %y: memref<96xf32>) {
   %zero = arith.constant 0.0 : f32
 
   memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column, vector = 1, threads = 128, column_threads = 32, rows_per_block = 300, unroll = 1, seed_from_fill = true>} {
@@ -165,7 +213,7 @@ func.func @case_5(%x: memref<300x96xf32>, %y: memref<96xf32>) {
 }
 
 // row slices of 7 rows, vectors of 2, 48 threads
-func.func @case_6(%x: memref<300x96xf32>, %y: memref<96xf32>) {
+func.func @case_8(%x: memref<300x96xf32>, %y: memref<96xf32>) {
   %zero = arith.constant 0.0 : f32
 linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
     ins(%zero : f32) outs(%y : memref<96xf32>) {
@@ -184,7 +232,7 @@ linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)
 }
 
 // control: squares summed
-func.func @case_7(%x: memref<300x96xf32>, %y: memref<96xf32>) {
+func.func @case_9(%x: memref<300x96xf32>, %y: memref<96xf32>) {
   %zero = arith.constant 0.0 : f32
 
   memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column, vector = 4, threads = 256, column_threads = 4, rows_per_block = 300, unroll = 5, seed_from_fill = true>} {
@@ -344,6 +392,20 @@ func.func @main() {
   %t7_0 = arith.addi %c0, %m7_0 : index
   vector.print str "case 7: "
   vector.print %t7_0 : index punctuation <no_punctuation>
+  vector.print str " mismatches\n"
+  call @poison_y(%y) : (memref<96xf32>) -> ()
+  call @case_8(%x, %y) : (memref<300x96xf32>, memref<96xf32>) -> ()
+  %m8_0 = call @mismatches_96f32(%y, %y_ref) : (memref<96xf32>, memref<96xf32>) -> index
+  %t8_0 = arith.addi %c0, %m8_0 : index
+  vector.print str "case 8: "
+  vector.print %t8_0 : index punctuation <no_punctuation>
+  vector.print str " mismatches\n"
+  call @poison_y(%y) : (memref<96xf32>) -> ()
+  call @case_9(%x, %y) : (memref<300x96xf32>, memref<96xf32>) -> ()
+  %m9_0 = call @mismatches_96f32(%y, %y_ref) : (memref<96xf32>, memref<96xf32>) -> index
+  %t9_0 = arith.addi %c0, %m9_0 : index
+  vector.print str "case 9: "
+  vector.print %t9_0 : index punctuation <no_punctuation>
   vector.print str " mismatches\n"
   call @poison_y(%y) : (memref<96xf32>) -> ()
   return

@@ -14,7 +14,8 @@
 // RUN: memopt-opt %s --pass-pipeline="builtin.module(func.func(memopt-emit-kernels))" | FileCheck %s --check-prefix=IR
 // CHECK: case 0: 0 mismatches
 // CHECK: case 1: 0 mismatches
-// CHECK: case 2: {{[1-9][0-9]*}} mismatches
+// CHECK: case 2: 0 mismatches
+// CHECK: case 3: {{[1-9][0-9]*}} mismatches
 // IR-LABEL: func.func @case_0
 // IR-NOT: memopt.kernel_group
 // IR: gpu.launch
@@ -22,6 +23,9 @@
 // IR-NOT: memopt.kernel_group
 // IR: memref.alloc
 // IR-LABEL: func.func @case_2
+// IR-NOT: memopt.kernel_group
+// IR: memopt.last_arrival
+// IR-LABEL: func.func @case_3
 // IR-NOT: memopt.kernel_group
 // IR: gpu.launch
 
@@ -69,8 +73,30 @@ func.func @case_1(%x: memref<2x9x5x13xbf16>, %y: memref<2x5x13xf32>) {
   return
 }
 
-// control: values summed, not squares
+// shifted split rows of 4, combined by the last block
 func.func @case_2(%x: memref<2x9x5x13xbf16>, %y: memref<2x5x13xf32>) {
+  %zero = arith.constant 0.0 : f32
+
+  memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = split_rows, vector = 4, threads = 64, column_threads = 16, rows_per_block = 4, unroll = 1, seed_from_fill = true, shifted = true, last_block = true>} {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> ()>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%zero : f32) outs(%y : memref<2x5x13xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>], iterator_types = ["parallel", "reduction", "parallel", "parallel"]}
+      ins(%x : memref<2x9x5x13xbf16>) outs(%y : memref<2x5x13xf32>) {
+  ^bb0(%a: bf16, %acc: f32):
+    %w = arith.extf %a : bf16 to f32
+    %sq = arith.mulf %w, %w : f32
+    %s = arith.addf %sq, %acc : f32
+    linalg.yield %s : f32
+  }
+  }
+  return
+}
+
+// control: values summed, not squares
+func.func @case_3(%x: memref<2x9x5x13xbf16>, %y: memref<2x5x13xf32>) {
   %zero = arith.constant 0.0 : f32
 
   memopt.kernel_group attributes {strategy = #memopt.column_reduce<form = whole_column, vector = 8, threads = 64, column_threads = 8, rows_per_block = 9, unroll = 1, seed_from_fill = true, shifted = true>} {
@@ -207,6 +233,13 @@ func.func @main() {
   %t2_0 = arith.addi %c0, %m2_0 : index
   vector.print str "case 2: "
   vector.print %t2_0 : index punctuation <no_punctuation>
+  vector.print str " mismatches\n"
+  call @poison_y(%y) : (memref<2x5x13xf32>) -> ()
+  call @case_3(%x, %y) : (memref<2x9x5x13xbf16>, memref<2x5x13xf32>) -> ()
+  %m3_0 = call @mismatches_2x5x13f32(%y, %y_ref) : (memref<2x5x13xf32>, memref<2x5x13xf32>) -> index
+  %t3_0 = arith.addi %c0, %m3_0 : index
+  vector.print str "case 3: "
+  vector.print %t3_0 : index punctuation <no_punctuation>
   vector.print str " mismatches\n"
   call @poison_y(%y) : (memref<2x5x13xf32>) -> ()
   return
