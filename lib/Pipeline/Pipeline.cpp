@@ -184,7 +184,8 @@ static OpPassManager &addPlanningPasses(OpPassManager &pm,
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   // Normalizations over a non-innermost loop: that loop innermost, so that
   // they form one (interleaved) row group.
-  if (cfg.formKernels.strategy == KernelStrategy::Fused)
+  if (cfg.formKernels.strategy == KernelStrategy::Fused &&
+      cfg.interchangeNormalizations)
     funcPm.addPass(createMemoptInterchangeNormalizationsPass(
         getKnobs<MemoptInterchangeNormalizationsPassOptions>(
             cfg.formKernels)));

@@ -100,6 +100,12 @@ int main(int argc, char **argv) {
       llvm::cl::desc("Reductions of fewer rows than multiprocessors become "
                      "two reductions over row segments (optimized pipeline)"),
       llvm::cl::init(true));
+  llvm::cl::opt<bool> interchangeNormalizations(llvm::cl::cat(category),
+      "interchange-normalizations",
+      llvm::cl::desc("Normalizations over a non-innermost dim iterate with "
+                     "it innermost, one interleaved row kernel (optimized "
+                     "pipeline); off: column reductions, then the outputs"),
+      llvm::cl::init(true));
   llvm::cl::HideUnrelatedOptions(category);
   llvm::cl::ParseCommandLineOptions(argc, argv, "memopt compiler driver\n");
 
@@ -126,6 +132,7 @@ int main(int argc, char **argv) {
   config.pipelineStages = stages;
   config.approximateMath = approximateMath;
   config.splitRowReductions = splitRowReductions;
+  config.interchangeNormalizations = interchangeNormalizations;
 #define MEMOPT_KERNEL_SHAPE_OPTION(TYPE, FIELD, FLAG, DESC)                    \
   config.formKernels.FIELD = FIELD##Flag;
 #include "memopt/Pipeline/KernelShapeOptions.def"

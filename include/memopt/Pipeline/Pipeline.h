@@ -67,6 +67,11 @@ struct MemoptPipelineConfig {
   /// Reductions of a few long rows become two reductions over row
   /// segments (memopt-split-row-reductions; the optimizing pipeline only).
   bool splitRowReductions = true;
+  /// Normalizations over a non-innermost loop iterate with it innermost,
+  /// one interleaved row group (memopt-interchange-normalizations; the
+  /// optimizing pipeline only). Off: column reductions for the statistics
+  /// and a pass for the outputs.
+  bool interchangeNormalizations = true;
 };
 
 /// Stage 0: contract check, decomposition of aggregates, generalization.
