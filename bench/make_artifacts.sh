@@ -153,12 +153,13 @@ if [[ ${MEMOPT_RED_SWEEP:-1} == 1 ]]; then
     fi
     # Column reductions split over slices of rows: also with a second
     # kernel combining the partials (rs-*-k2), where that changes the PTX;
-    # row reductions split into segments: also with the combining
-    # reduction in one block rather than a cluster (rs-*-c1).
-    for alt in "k2 --column-last-block=false" "c1 --max-cluster-size=1"; do
+    # row reductions split into segments: also with the second stage as a
+    # kernel of its own rather than in the first's last block (rs-*-nt),
+    # and that kernel in one block rather than a cluster (rs-*-c1).
+    for alt in "k2 --column-last-block=false" "nt --last-block-tails=false" "c1 --max-cluster-size=1 --last-block-tails=false"; do
       read -r tag flag <<< "$alt"
       v=$name-$tag
-      memopt_compile "$f" --pipeline=optimized "$flag" -o "$OUT/$v.optimized" 2>/dev/null
+      memopt_compile "$f" --pipeline=optimized $flag -o "$OUT/$v.optimized" 2>/dev/null
       if cmp -s "$OUT/$v.optimized.ptx" "$OUT/$name.optimized.ptx"; then
         rm -f "$OUT/$v".optimized.*
         continue
@@ -253,6 +254,9 @@ variant() { # workload, variant name, memopt-compile flags...
 for w in colnarrow colstats colstatsn; do
   variant $w ${w}k2 --column-last-block=false
 done
+# nt: a whole-tensor statistic's second stage as a kernel of its own (the
+# form before last-block tails).
+variant wnorm wnormnt --last-block-tails=false
 for w in rml65k rml256k sml65k sml256k; do
   variant $w ${w}pf --row-prefetch
   variant $w ${w}sh --row-shared-elements=32

@@ -169,6 +169,7 @@ static Options getKnobs(const MemoptFormKernelsPassOptions &from) {
   to.interleavedRowsPerThread = from.interleavedRowsPerThread;
   to.interleavedBlockRows = from.interleavedBlockRows;
   to.columnLastBlock = from.columnLastBlock;
+  to.lastBlockTails = from.lastBlockTails;
   to.multiprocessors = from.multiprocessors;
   return to;
 }

@@ -35,6 +35,10 @@ namespace mlir::memopt {
 using namespace mlir;
 using namespace mlir::memopt;
 
+/// Marks the loops an scf.if around synchronization became.
+static constexpr llvm::StringLiteral kMayRunNoIteration =
+    "memopt.may_run_no_iteration";
+
 namespace {
 /// Host values of a launch's (one-dimensional) cluster position: the
 /// block's rank, the cluster's x index, the cluster size and the number of
@@ -503,6 +507,49 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
         loc);
     expandLastArrival(rewriter, op, counters, flag, /*fences=*/false);
   }
+  // An scf.if without results around synchronization (a tail that only
+  // the last block to arrive runs: its condition is the same in every
+  // thread of the block) runs as a loop of one or no iteration that begins
+  // and ends with a barrier; the kernel must synchronize right before and
+  // after the if, which the host checks.
+  SmallVector<scf::IfOp> uniformIfs;
+  for (Operation &op : launch.getBody().front())
+    if (auto ifOp = dyn_cast<scf::IfOp>(op);
+        ifOp && ifOp.getNumResults() == 0 && containsSync(ifOp))
+      uniformIfs.push_back(ifOp);
+  for (scf::IfOp ifOp : uniformIfs) {
+    // A barrier on either side, with only ops that write nothing between.
+    auto reachesBarrier = [](Operation *o, bool forward) {
+      for (; o; o = forward ? o->getNextNode() : o->getPrevNode()) {
+        if (isa<gpu::BarrierOp>(o))
+          return true;
+        if (!isMemoryEffectFree(o) &&
+            !hasSingleEffect<MemoryEffects::Read>(o))
+          return false;
+      }
+      return false;
+    };
+    if (!ifOp.getElseRegion().empty() ||
+        !reachesBarrier(ifOp->getPrevNode(), false) ||
+        !reachesBarrier(ifOp->getNextNode(), true))
+      return failure();
+    Location loc = ifOp.getLoc();
+    rewriter.setInsertionPoint(ifOp);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value trips = arith::SelectOp::create(rewriter, loc, ifOp.getCondition(),
+                                          one, zero);
+    auto loop = scf::ForOp::create(rewriter, loc, zero, trips, one);
+    loop->setAttr(kMayRunNoIteration, rewriter.getUnitAttr());
+    Block *then = ifOp.thenBlock();
+    rewriter.setInsertionPointToStart(loop.getBody());
+    gpu::BarrierOp::create(rewriter, loc);
+    rewriter.inlineBlockBefore(then, loop.getBody()->getTerminator());
+    rewriter.eraseOp(loop.getBody()->getTerminator()->getPrevNode());
+    rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+    gpu::BarrierOp::create(rewriter, loc);
+    rewriter.eraseOp(ifOp);
+  }
   if (failed(lowerAsyncCopies(rewriter, launch)) ||
       failed(demoteLoopValues(rewriter, launch)))
     return failure();
@@ -872,12 +919,13 @@ LogicalResult mlir::memopt::convertLaunchToLoops(RewriterBase &rewriter,
           return failure();
       }
       // A loop that runs no iteration would leave a phase boundary where
-      // the kernel has no barrier.
-      cf::AssertOp::create(
-          rewriter, loc,
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
-                                bounds[0], bounds[1]),
-          "memopt-launch-to-loops: a loop around barriers runs no iteration");
+      // the kernel has no barrier (except an if's, which sits between two).
+      if (!loop->hasAttr(kMayRunNoIteration))
+        cf::AssertOp::create(
+            rewriter, loc,
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
+                                  bounds[0], bounds[1]),
+            "memopt-launch-to-loops: a loop around barriers runs no iteration");
       auto forOp =
           scf::ForOp::create(rewriter, loc, bounds[0], bounds[1], bounds[2]);
       IRMapping inner = outer;

@@ -651,3 +651,56 @@ func.func @f(%x: memref<64x30xf32, strided<[1, 64]>>, %y: memref<30xf32>) {
   }
   return
 }
+
+// -----
+
+// A tail in the last block of a previous kernel that is not there.
+func.func @f(%x: memref<1x256xf32>, %s: memref<1xf32>) {
+  // expected-error @+1 {{after_last_block needs the previous group's kernel right before it}}
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 64, chunks = 1, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false, after_last_block = true>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<1x256xf32>) outs(%s : memref<1xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// A tail of several rows.
+func.func @f(%x: memref<2x256xf32>, %s: memref<2xf32>) {
+  // expected-error @+1 {{after_last_block takes one row in one block}}
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 64, chunks = 1, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false, after_last_block = true>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<2x256xf32>) outs(%s : memref<2xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// The previous kernel's blocks are not of the tail's threads.
+func.func @f(%x: memref<8x256xf32>, %p: memref<8xf32>, %s: memref<1xf32>) {
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 64, chunks = 1, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false>} {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<8x256xf32>) outs(%p : memref<8xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  %pv = memref.expand_shape %p [[0, 1]] output_shape [1, 8] : memref<8xf32> into memref<1x8xf32>
+  memopt.kernel_group attributes {strategy = #memopt.row<vector = 4, shifted = false, threads = 32, chunks = 1, cluster = 1, shared_chunks = 0, blocks_per_multiprocessor = 1, persistent_clusters = 0, online_softmax = false, after_last_block = true>} {
+    // expected-error @+1 {{the previous kernel must be one launch without clusters of 1-D blocks of this group's threads}}
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%pv : memref<1x8xf32>) outs(%s : memref<1xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %acc, %a : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}

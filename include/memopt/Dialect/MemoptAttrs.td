@@ -130,6 +130,13 @@ def Memopt_RowStrategyAttr : Memopt_Attr<"RowStrategy", "row"> {
     operand broadcast over h (an attention mask) is reused by the blocks
     of every head while it is in L2. Not with `interleaved`,
     `persistent_clusters` or `column_partials`.
+    `after_last_block` (default false): the group has one row, which one
+    block of the previous group's `threads` reduces in the last block of
+    that group's kernel to arrive (`memopt.last_arrival`), in place of a
+    launch of its own: a split reduction's second stage, which reads the
+    partials that kernel wrote. The previous group is a row group of its
+    own launch (no cluster, column partials or persistent clusters), only
+    allocations, views and constants between them.
   }];
   let parameters = (ins
     "int64_t":$vector,
@@ -146,7 +153,8 @@ def Memopt_RowStrategyAttr : Memopt_Attr<"RowStrategy", "row"> {
     DefaultValuedParameter<"int64_t", "0">:$column_partials,
     DefaultValuedParameter<"bool", "false">:$shared_accumulators,
     DefaultValuedParameter<"int64_t", "0">:$prefetch_rows,
-    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$block_order);
+    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$block_order,
+    DefaultValuedParameter<"bool", "false">:$after_last_block);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

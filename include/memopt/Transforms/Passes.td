@@ -210,6 +210,10 @@ defvar MemoptKernelShapeOptions = [
            "Column reductions split over slices of rows: the last block of "
            "each column block to finish combines the slices' partials "
            "(false: a second kernel combines them)">,
+    Option<"lastBlockTails", "last-block-tails", "bool", "true",
+           "A one-row reduction after a row kernel that writes what it reads "
+           "(a split reduction's second stage) runs in that kernel's last "
+           "block to finish (false: a kernel of its own)">,
     Option<"rowSharedElements", "row-shared-elements", "unsigned", "32",
            "Row kernels split over a cluster: elements per thread held in "
            "shared memory besides those in registers (0: registers only); "

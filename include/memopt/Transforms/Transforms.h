@@ -126,6 +126,10 @@ struct KernelTargetInfo {
   /// column block to finish combines the partials (a counter per column
   /// block), in place of a second kernel.
   bool columnLastBlock = true;
+  /// A one-row reduction after a row kernel that writes what it reads (a
+  /// split reduction's second stage) runs in that kernel's last block to
+  /// finish (#memopt.row after_last_block).
+  bool lastBlockTails = true;
   /// Most shared memory one CTA may use with opt-in (sm_90: 227 KiB).
   unsigned maxSharedMemoryPerBlock = 227 * 1024;
   /// Most blocks of a cluster every part of the chip schedules (larger ones

@@ -305,7 +305,7 @@ kf::selectInterleavedRowStrategy(const Group &group,
       /*persistent_clusters=*/0, /*online_softmax=*/false, plan->rowsPerBlock,
       /*interleaved=*/true, /*column_partials=*/0,
       /*shared_accumulators=*/false, /*prefetch_rows=*/0,
-      /*block_order=*/DenseI64ArrayAttr()));
+      /*block_order=*/DenseI64ArrayAttr(), /*after_last_block=*/false));
 }
 
 int64_t kf::getInterleavedLanesPerWarp(int64_t quads, unsigned warpSize) {

@@ -18,6 +18,9 @@
 #include "Grouping.h"
 #include "KernelUtils.h"
 #include "Strategies.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
 
 #include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -168,6 +171,91 @@ mlir::memopt::emitKernelGroup(RewriterBase &rewriter, KernelGroupOp groupOp,
       });
 }
 
+/// Runs `tail` (one block of the threads of `head`) in the last block of
+/// `head` to arrive: memopt.last_arrival over head's grid, then tail's body
+/// under it with tail's block ids 0. Ops between the two launches
+/// (allocations, views, constants) move before `head`.
+static LogicalResult mergeTailLaunch(RewriterBase &rewriter,
+                                     gpu::LaunchOp head, gpu::LaunchOp tail,
+                                     Operation *anchor, Attribute s) {
+  auto constant = [](Value v) { return getConstantIntValue(v); };
+  gpu::KernelDim3 hg = head.getGridSizeOperandValues(),
+                  hb = head.getBlockSizeOperandValues(),
+                  tg = tail.getGridSizeOperandValues(),
+                  tb = tail.getBlockSizeOperandValues();
+  auto gx = constant(hg.x), gy = constant(hg.y), gz = constant(hg.z);
+  if (head.hasClusterSize() || tail.hasClusterSize() || head.getAsyncToken() ||
+      tail.getAsyncToken() || !head.getPrivateAttributions().empty() ||
+      !tail.getPrivateAttributions().empty() || !gx || !gy || !gz ||
+      constant(tg.x) != 1 || constant(tg.y) != 1 || constant(tg.z) != 1 ||
+      !constant(hb.x) || constant(hb.x) != constant(tb.x) ||
+      constant(hb.y) != 1 || constant(hb.z) != 1 || constant(tb.y) != 1 ||
+      constant(tb.z) != 1)
+    return emitCannotHonour(anchor, s)
+               << "the previous kernel must be one launch without clusters of "
+                  "1-D blocks of this group's threads",
+           failure();
+  for (Operation *op = head->getNextNode(); op != tail;
+       op = op->getNextNode())
+    if (!kf::isMovableBeforeKernel(op))
+      return emitCannotHonour(anchor, s)
+                 << "an op with memory effects sits between the previous "
+                    "kernel and this group",
+             failure();
+  while (head->getNextNode() != tail)
+    head->getNextNode()->moveBefore(head);
+  Location loc = tail.getLoc();
+  Block &body = head.getBody().front();
+  rewriter.setInsertionPoint(body.getTerminator());
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value last = LastArrivalOp::create(
+      rewriter, loc, rewriter.getI1Type(), zero,
+      rewriter.getI64IntegerAttr(*gx * *gy * *gz), rewriter.getI64IntegerAttr(1));
+  // The tail's block ids 0 and grid 1; its threads and block size the
+  // head's.
+  IRMapping map;
+  auto mapDim3 = [&](gpu::KernelDim3 from, gpu::KernelDim3 to) {
+    map.map(from.x, to.x);
+    map.map(from.y, to.y);
+    map.map(from.z, to.z);
+  };
+  mapDim3(tail.getBlockIds(), {zero, zero, zero});
+  mapDim3(tail.getGridSize(), {one, one, one});
+  mapDim3(tail.getThreadIds(), head.getThreadIds());
+  mapDim3(tail.getBlockSize(), head.getBlockSize());
+  for (BlockArgument wg : tail.getWorkgroupAttributions())
+    map.map(wg, head.addWorkgroupAttribution(wg.getType(), wg.getLoc()));
+  auto ifOp = scf::IfOp::create(rewriter, loc, last, false);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    for (Operation &op : tail.getBody().front().without_terminator()) {
+      Operation *clone = rewriter.clone(op, map);
+      // Block ids and the grid of the tail's one block.
+      SmallVector<Operation *> ids;
+      clone->walk([&](Operation *inner) {
+        if (isa<gpu::BlockIdOp, gpu::GridDimOp>(inner))
+          ids.push_back(inner);
+      });
+      if (isa<gpu::BlockIdOp, gpu::GridDimOp>(clone))
+        ids.push_back(clone);
+      for (Operation *id : ids) {
+        OpBuilder::InsertionGuard inner(rewriter);
+        rewriter.setInsertionPoint(id);
+        rewriter.replaceOp(id, arith::ConstantIndexOp::create(
+                                   rewriter, loc,
+                                   isa<gpu::BlockIdOp>(id) ? 0 : 1)
+                                   .getResult());
+      }
+    }
+  }
+  // Every thread meets here whether or not its block ran the tail.
+  gpu::BarrierOp::create(rewriter, loc);
+  rewriter.eraseOp(tail);
+  return success();
+}
+
 LogicalResult mlir::memopt::emitKernelGroups(RewriterBase &rewriter,
                                              FunctionOpInterface func,
                                              const KernelTargetInfo &target,
@@ -176,9 +264,37 @@ LogicalResult mlir::memopt::emitKernelGroups(RewriterBase &rewriter,
   SmallVector<KernelGroupOp> groups;
   func->walk([&](KernelGroupOp g) { groups.push_back(g); });
   for (KernelGroupOp g : groups) {
+    auto row = dyn_cast_or_null<RowStrategyAttr>(g.getStrategyAttr());
+    bool tail = row && row.getAfterLastBlock();
+    Operation *next = g->getNextNode();
+    Location loc = g.getLoc();
     FailureOr<unsigned> fused = emitKernelGroup(rewriter, g, target);
     if (failed(fused))
       return failure();
+    if (tail) {
+      // This group's launch: the last one before `next`; the previous
+      // group's, the launch before it past allocations, views and
+      // constants only.
+      gpu::LaunchOp launch, head;
+      for (Operation *op = next->getPrevNode(); op && !launch;
+           op = op->getPrevNode())
+        launch = dyn_cast<gpu::LaunchOp>(op);
+      Operation *prev = launch ? launch->getPrevNode() : nullptr;
+      while (prev && !isa<gpu::LaunchOp>(prev) &&
+             kf::isMovableBeforeKernel(prev))
+        prev = prev->getPrevNode();
+      head = dyn_cast_or_null<gpu::LaunchOp>(prev);
+      if (!launch || !head)
+        return emitError(loc, "cannot honour ")
+                   << row
+                   << ": after_last_block needs the previous group's kernel "
+                      "right before it",
+               failure();
+      if (failed(mergeTailLaunch(rewriter, head, launch, launch, row)))
+        return failure();
+      numFusedOps += *fused;
+      continue;
+    }
     ++numKernels;
     numFusedOps += *fused;
   }

@@ -41,6 +41,7 @@
       std::max(1u, unsigned(interleavedRowsPerThread));                        \
   INFO.interleavedBlockRows = interleavedBlockRows;                            \
   INFO.columnLastBlock = columnLastBlock;                                      \
+  INFO.lastBlockTails = lastBlockTails;                                        \
   ::mlir::memopt::applyTarget(INFO, ::mlir::memopt::getTarget(OP));            \
   /* Whole warps: block reductions and shuffles assume them. */                \
   INFO.clusterBlockThreads = std::clamp(                                       \

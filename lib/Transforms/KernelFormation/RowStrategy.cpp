@@ -460,7 +460,7 @@ FailureOr<Attribute> kf::selectRowStrategy(const Group &group,
       ctx, vec, shifted, threads, numChunks, clusterSize, sharedChunks,
       blocksPerMultiprocessor, persistentClusters, online, rowsPerBlock,
       /*interleaved=*/false, partials.blocks, partials.shared,
-      partials.prefetchRows, order));
+      partials.prefetchRows, order, /*after_last_block=*/false));
 }
 
 FailureOr<MemRefType>
@@ -503,6 +503,13 @@ LogicalResult kf::checkRowStrategy(const Group &group, RowStrategyAttr s,
                                    Operation *anchor) {
   auto fail = [&] { return emitCannotHonour(anchor, s); };
   bool interleaved = s.getInterleaved();
+  if (s.getAfterLastBlock() &&
+      (group.numRows() != 1 || interleaved || s.getCluster() != 1 ||
+       s.getRowsPerBlock() != 1 || s.getPersistentClusters() != 0 ||
+       s.getColumnPartials() != 0 || s.getBlockOrder()))
+    return fail() << "after_last_block takes one row in one block (no "
+                     "cluster, interleaved rows, persistent clusters, column "
+                     "partials or block order)";
   // Interleaved rows: `vector` rows a thread, one element of each along
   // the row.
   int64_t rowsPerThread = interleaved ? s.getVector() : 1;

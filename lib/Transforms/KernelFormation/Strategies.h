@@ -39,6 +39,13 @@ struct EmitState;
 /// streams the reason.
 InFlightDiagnostic emitCannotHonour(Operation *anchor, Attribute s);
 
+/// Ops that may sit between a kernel group and the one that runs in its
+/// kernel's last block (allocations, views, constants): the merge moves
+/// them before that kernel.
+bool isMovableBeforeKernel(Operation *op);
+/// The kernel group `g` follows with only such ops between, or null.
+KernelGroupOp getPreviousKernelGroup(KernelGroupOp g);
+
 /// Whether `vec` lanes of `elementBytes` bytes are a power of two within
 /// the target's widest access.
 bool isVectorAllowed(int64_t vec, int64_t elementBytes,

@@ -16,6 +16,8 @@
 #include "Grouping.h"
 #include "KernelUtils.h"
 #include "Strategies.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::memopt;
@@ -95,10 +97,73 @@ mlir::memopt::selectKernelStrategy(KernelGroupOp groupOp,
                "fused kernel not formed: " + why + "; using a naive kernel");
 }
 
+/// Ops that may sit between a group and the group that runs in its last
+/// block: the merge moves them before the first group's kernel.
+bool kf::isMovableBeforeKernel(Operation *op) {
+  return isa<memref::AllocOp, memref::AllocaOp>(op) || isMemoryEffectFree(op);
+}
+
+/// The kernel group `g` follows, with only movable ops between, or null.
+KernelGroupOp kf::getPreviousKernelGroup(KernelGroupOp g) {
+  Operation *prev = g->getPrevNode();
+  while (prev && !isa<KernelGroupOp>(prev) && isMovableBeforeKernel(prev))
+    prev = prev->getPrevNode();
+  return dyn_cast_or_null<KernelGroupOp>(prev);
+}
+
+/// A one-row reduction group right after a row group that writes what it
+/// reads (a split reduction's second stage, a whole-tensor statistic)
+/// runs in the last block of that group's kernel to arrive, with its
+/// threads: `after_last_block`.
+static void selectTails(ArrayRef<KernelGroupOp> selected,
+                        const KernelTargetInfo &target) {
+  for (KernelGroupOp g2 : selected) {
+    auto s2 = dyn_cast<RowStrategyAttr>(g2.getStrategyAttr());
+    if (!s2 || s2.getInterleaved() || s2.getShifted() ||
+        s2.getRowsPerBlock() != 1 || s2.getColumnPartials() != 0 ||
+        s2.getSharedChunks() != 0 || s2.getPersistentClusters() != 0)
+      continue;
+    KernelGroupOp g1 = getPreviousKernelGroup(g2);
+    auto s1 = g1 ? dyn_cast<RowStrategyAttr>(g1.getStrategyAttr())
+                 : RowStrategyAttr();
+    if (!s1 || s1.getAfterLastBlock() || s1.getCluster() != 1 ||
+        s1.getPersistentClusters() != 0 || s1.getColumnPartials() != 0 ||
+        s1.getInterleaved() || s1.getRowsPerBlock() != 1 ||
+        s1.getThreads() < (int64_t)target.warpSize)
+      continue;
+    std::string why;
+    FailureOr<Group> first = buildGroup(getGroupOps(g1), why);
+    FailureOr<Group> second = buildGroup(getGroupOps(g2), why);
+    if (failed(first) || failed(second) || second->numRows() != 1 ||
+        second->hasColumnReduce())
+      continue;
+    if (llvm::none_of(second->readExternal, [&](Value root) {
+          return first->written.contains(root);
+        }))
+      continue;
+    int64_t threads = s1.getThreads();
+    int64_t chunks = llvm::divideCeil(
+        getChunksPerRow(second->inner, s2.getVector(), false), threads);
+    if (chunks > (int64_t)target.rowChunksPerThread)
+      continue;
+    g2.setStrategyAttr(RowStrategyAttr::get(
+        g2.getContext(), s2.getVector(), /*shifted=*/false, threads, chunks,
+        /*cluster=*/1, /*shared_chunks=*/0, /*blocks_per_multiprocessor=*/1,
+        /*persistent_clusters=*/0, s2.getOnlineSoftmax(), /*rows_per_block=*/1,
+        /*interleaved=*/false, /*column_partials=*/0,
+        /*shared_accumulators=*/false, /*prefetch_rows=*/0,
+        /*block_order=*/DenseI64ArrayAttr(), /*after_last_block=*/true));
+    second->ops.front().op.emitRemark()
+        << "one row of " << second->inner
+        << " elements reduced in the last block of the previous kernel to "
+           "finish (" << threads << " threads): no launch of its own";
+  }
+}
+
 LogicalResult
 mlir::memopt::selectKernelStrategies(FunctionOpInterface func,
                                      const KernelTargetInfo &target) {
-  SmallVector<KernelGroupOp> groups;
+  SmallVector<KernelGroupOp> groups, selected;
   func->walk([&](KernelGroupOp g) { groups.push_back(g); });
   for (KernelGroupOp g : groups) {
     // A pinned strategy stays; memopt-emit-kernels checks it.
@@ -108,6 +173,9 @@ mlir::memopt::selectKernelStrategies(FunctionOpInterface func,
     if (failed(s))
       return failure();
     g.setStrategyAttr(*s);
+    selected.push_back(g);
   }
+  if (target.lastBlockTails)
+    selectTails(selected, target);
   return success();
 }
