@@ -140,6 +140,9 @@ mlir::memopt::buildBufferizationStage(OpPassManager &pm,
   outOpts.hoistStaticAllocs = true;
   outOpts.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outOpts));
+  // Results computed through reshapes of an allocation are written through
+  // the inverse reshapes of their out-parameters instead of copied there.
+  pm.addNestedPass<func::FuncOp>(createMemoptFoldOutputCopiesPass());
   // Canonicalize after CSE would leave self-copies of parallel_insert_slice;
   // there are none here, but keep the upstream-recommended order.
   addCleanup(pm);

@@ -102,7 +102,9 @@ void memopt::expandLastArrival(RewriterBase &rewriter, LastArrivalOp op,
     auto ifOp = scf::IfOp::create(rewriter, loc, first, false);
     rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
     // Release: the block's writes (ordered before thread 0 by the barrier)
-    // before the count; acquire: the other blocks' before the flag.
+    // before the count; acquire, in the last block only: the other blocks'
+    // before the flag (each fence waits for the thread's memory operations,
+    // so the blocks that are not last skip the second).
     fence();
     Value old = memref::AtomicRMWOp::create(
         rewriter, loc, arith::AtomicRMWKind::addi, i32c(1), counters,
@@ -115,8 +117,8 @@ void memopt::expandLastArrival(RewriterBase &rewriter, LastArrivalOp op,
       rewriter.setInsertionPointToStart(&reset.getThenRegion().front());
       memref::StoreOp::create(rewriter, loc, i32c(0), counters,
                               ValueRange{op.getSlot()});
+      fence();
     }
-    fence();
     memref::StoreOp::create(rewriter, loc,
                             arith::ExtUIOp::create(rewriter, loc, i32, last),
                             flag, ValueRange{idx(0)});

@@ -88,6 +88,10 @@
 // CHECK-NEXT:    cse,
 // CHECK-NEXT:    buffer-results-to-out-params{
 // CHECK-SAME:      hoist-static-allocs=true modify-public-functions=true
+// Results computed through reshapes written through their out-parameters.
+// CHECK-NEXT:    func.func(
+// CHECK-NEXT:      memopt-fold-output-copies
+// CHECK-NEXT:    ),
 // CHECK-NEXT:    canonicalize
 // CHECK-NEXT:    cse,
 // The plan (memopt-plan-stage ends here): the target, the groups, their

@@ -66,7 +66,8 @@ gpu.module @s {
 
 // A last arrival: a zero-initialized global of its 6 counters in the kernel
 // module, a workgroup flag, and between two barriers thread 0's fenced
-// atomic count, the reset on the 4th arrival and the flag's store.
+// atomic count, the reset and the acquiring fence on the 4th arrival, and
+// the flag's store.
 // CHECK:         memref.global "private" @memopt_arrivals : memref<6xi32> = dense<0> {alignment = 4 : i64}
 // CHECK-LABEL: gpu.func @arrive
 // CHECK-SAME:    workgroup(%[[FLAG:.+]] : memref<1xi32, #gpu.address_space<workgroup>>)
@@ -78,8 +79,8 @@ gpu.module @s {
 // CHECK:           %[[LAST:.+]] = arith.cmpi eq, %[[OLD]], %c3_i32
 // CHECK-NEXT:      scf.if %[[LAST]] {
 // CHECK:             memref.store %{{.+}}, %[[COUNTERS]][%[[SLOT]]]
+// CHECK-NEXT:        llvm.fence syncscope("device") acq_rel
 // CHECK-NEXT:      }
-// CHECK-NEXT:      llvm.fence syncscope("device") acq_rel
 // CHECK:           memref.store %{{.+}}, %[[FLAG]]
 // CHECK:         gpu.barrier
 // CHECK:         %[[V:.+]] = memref.load %[[FLAG]]

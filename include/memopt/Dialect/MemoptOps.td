@@ -161,9 +161,9 @@ def Memopt_LastArrivalOp : Memopt_Op<"last_arrival"> {
     again; launches of one kernel must not run concurrently.
 
     memopt-lower-cluster-ops lowers it to a zero-initialized global of
-    `slots` 32-bit counters, a barrier, thread 0's `fence.acq_rel.gpu`,
-    atomic add and second fence, and the result broadcast through shared
-    memory; memopt-launch-to-loops to a counter on the host.
+    `slots` 32-bit counters, a barrier, thread 0's `fence.acq_rel.gpu`
+    and atomic add (and, in the last block, the reset and a second fence),
+    and the result broadcast through shared memory; memopt-launch-to-loops to a counter on the host.
   }];
   let arguments = (ins Index:$slot,
                    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$arrivals,

@@ -75,6 +75,24 @@ def MemoptLowerCopiesPass : Pass<"memopt-lower-copies"> {
   let dependentDialects = ["linalg::LinalgDialect"];
 }
 
+def MemoptFoldOutputCopiesPass
+    : Pass<"memopt-fold-output-copies", "func::FuncOp"> {
+  let summary = "Write results through views of their out-parameters "
+                "instead of copying them there";
+  let description = [{
+    After buffer-results-to-out-parameters: a `memref.copy` into an
+    out-parameter (its only use) from reshapes (`memref.expand_shape`,
+    `memref.collapse_shape`) of a static allocation of the function, when
+    every other use of the allocation and its reshapes comes before the
+    copy (deallocations aside), becomes the allocation replaced by the
+    inverse reshapes of the out-parameter: a result of unit dims collapsed
+    away (a whole-tensor sum into tensor<1xf32>, keepdim statistics) is
+    then written in place, and the launch manifest has no copy step (a
+    device-to-device copy costs as much as a launch).
+  }];
+  let dependentDialects = ["memref::MemRefDialect"];
+}
+
 def MemoptCheckInputContractPass
     : Pass<"memopt-check-input-contract", "ModuleOp"> {
   let summary = "Reject IR outside memopt's tensor-level input contract with a "
