@@ -29,11 +29,6 @@ namespace mlir::memopt {
 
 using namespace mlir;
 
-/// The op of `block` that holds `op`.
-static Operation *getTopLevel(Block &block, Operation *op) {
-  return block.findAncestorOpInBlock(*op);
-}
-
 /// Whether every use of `v` and of the reshapes in `chain` sits before
 /// `copy` in its block (deallocations of `v` aside), so that writing `v`'s
 /// data to the copy's target from the start changes nothing else.
@@ -48,18 +43,17 @@ static bool usedOnlyBefore(Value v, memref::CopyOp copy,
       if (user == copy.getOperation() || llvm::is_contained(chain, user) ||
           (value == v && isa<memref::DeallocOp>(user)))
         continue;
-      Operation *top = getTopLevel(block, user);
+      Operation *top = block.findAncestorOpInBlock(*user);
       if (!top || !top->isBeforeInBlock(copy))
         return false;
     }
   return true;
 }
 
+/// `copy`, an op of the function's entry block.
 static void foldCopy(RewriterBase &rewriter, memref::CopyOp copy) {
-  auto func = copy->getParentOfType<func::FuncOp>();
   auto arg = dyn_cast<BlockArgument>(copy.getTarget());
-  if (!func || !arg || arg.getOwner() != &func.getBody().front() ||
-      !arg.hasOneUse() || copy->getBlock() != &func.getBody().front())
+  if (!arg || arg.getOwner() != copy->getBlock() || !arg.hasOneUse())
     return;
   auto argType = dyn_cast<MemRefType>(arg.getType());
   if (!argType || !argType.getLayout().isIdentity())

@@ -1083,6 +1083,12 @@ static void emitColumnBlocks(RewriterBase &b, const ColumnGroupOps &c,
         b, loc, owns,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col,
                               cIdx(b, loc, info.cols)));
+  // Split rows: this thread's output, (batch, col) linearized.
+  Value o;
+  if (split)
+    o = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, batch, cIdx(b, loc, info.cols)),
+        col);
   {
     OpBuilder::InsertionGuard guard(b);
     auto ifOp = scf::IfOp::create(b, loc, owns, false);
@@ -1092,9 +1098,6 @@ static void emitColumnBlocks(RewriterBase &b, const ColumnGroupOps &c,
     if (!split) {
       storeSeeded(b, loc, c, info, outer, col, totals, epi);
     } else {
-      Value o = arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, batch, cIdx(b, loc, info.cols)),
-          col);
       for (int64_t k = 0; k < nOps; ++k) {
         Value ok = o;
         if (k)
@@ -1115,35 +1118,29 @@ static void emitColumnBlocks(RewriterBase &b, const ColumnGroupOps &c,
     Value last = LastArrivalOp::create(
         b, loc, b.getI1Type(), slot, b.getI64IntegerAttr(slices),
         b.getI64IntegerAttr(colBlocks * info.batch));
-    OpBuilder::InsertionGuard guard(b);
     auto ifOp = scf::IfOp::create(
         b, loc, arith::AndIOp::create(b, loc, last, owns), false);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    Value o = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, batch, cIdx(b, loc, info.cols)),
-        col);
     SmallVector<Value> totals =
         combineEach(b, loc, info, workspace, slices, o, outputs);
     storeSeeded(b, loc, c, info, outer, col, totals, epi);
+  } else {
+    // The second kernel: one thread per output combines the slices'
+    // partials in slice order, seeds and stores.
     b.setInsertionPoint(op);
-    memref::DeallocOp::create(b, loc, workspace);
-    return;
+    int64_t finishThreads =
+        std::min<int64_t>(blockSize, llvm::alignTo(outputs, warpSize));
+    int64_t finishBlocks = llvm::divideCeil(outputs, finishThreads);
+    gpu::LaunchOp finish =
+        createLaunch(b, loc, {finishBlocks}, {finishThreads});
+    Value fo = getGuardedThreadIndex(b, loc, finish, finishThreads,
+                                     finishBlocks, outputs);
+    SmallVector<Value> totals =
+        combineEach(b, loc, info, workspace, slices, fo, outputs);
+    SmallVector<Value> bc = delinearize(b, loc, fo, {info.batch, info.cols});
+    storeSeeded(b, loc, c, info, delinearize(b, loc, bc[0], info.outer),
+                bc[1], totals, epi);
   }
-  // The second kernel: one thread per output combines the slices' partials
-  // in slice order, seeds and stores.
-  b.setInsertionPoint(op);
-  int64_t finishThreads =
-      std::min<int64_t>(blockSize, llvm::alignTo(outputs, warpSize));
-  int64_t finishBlocks = llvm::divideCeil(outputs, finishThreads);
-  gpu::LaunchOp finish =
-      createLaunch(b, loc, {finishBlocks}, {finishThreads});
-  Value o = getGuardedThreadIndex(b, loc, finish, finishThreads, finishBlocks,
-                                  outputs);
-  SmallVector<Value> totals =
-      combineEach(b, loc, info, workspace, slices, o, outputs);
-  SmallVector<Value> bc = delinearize(b, loc, o, {info.batch, info.cols});
-  storeSeeded(b, loc, c, info, delinearize(b, loc, bc[0], info.outer), bc[1],
-              totals, epi);
   b.setInsertionPoint(op);
   memref::DeallocOp::create(b, loc, workspace);
 }

@@ -18,12 +18,12 @@
 #include "Grouping.h"
 #include "KernelUtils.h"
 #include "Strategies.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "mlir/IR/IRMapping.h"
 
 #include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -173,8 +173,9 @@ mlir::memopt::emitKernelGroup(RewriterBase &rewriter, KernelGroupOp groupOp,
 
 /// Runs `tail` (one block of the threads of `head`) in the last block of
 /// `head` to arrive: memopt.last_arrival over head's grid, then tail's body
-/// under it with tail's block ids 0. Ops between the two launches
-/// (allocations, views, constants) move before `head`.
+/// under it with tail's block ids 0. The ops between the two launches
+/// (allocations, views, constants: getPreviousPastMovable) move before
+/// `head`.
 static LogicalResult mergeTailLaunch(RewriterBase &rewriter,
                                      gpu::LaunchOp head, gpu::LaunchOp tail,
                                      Operation *anchor, Attribute s) {
@@ -195,13 +196,6 @@ static LogicalResult mergeTailLaunch(RewriterBase &rewriter,
                << "the previous kernel must be one launch without clusters of "
                   "1-D blocks of this group's threads",
            failure();
-  for (Operation *op = head->getNextNode(); op != tail;
-       op = op->getNextNode())
-    if (!kf::isMovableBeforeKernel(op))
-      return emitCannotHonour(anchor, s)
-                 << "an op with memory effects sits between the previous "
-                    "kernel and this group",
-             failure();
   while (head->getNextNode() != tail)
     head->getNextNode()->moveBefore(head);
   Location loc = tail.getLoc();
@@ -238,8 +232,6 @@ static LogicalResult mergeTailLaunch(RewriterBase &rewriter,
         if (isa<gpu::BlockIdOp, gpu::GridDimOp>(inner))
           ids.push_back(inner);
       });
-      if (isa<gpu::BlockIdOp, gpu::GridDimOp>(clone))
-        ids.push_back(clone);
       for (Operation *id : ids) {
         OpBuilder::InsertionGuard inner(rewriter);
         rewriter.setInsertionPoint(id);
@@ -272,18 +264,13 @@ LogicalResult mlir::memopt::emitKernelGroups(RewriterBase &rewriter,
     if (failed(fused))
       return failure();
     if (tail) {
-      // This group's launch: the last one before `next`; the previous
-      // group's, the launch before it past allocations, views and
-      // constants only.
-      gpu::LaunchOp launch, head;
-      for (Operation *op = next->getPrevNode(); op && !launch;
-           op = op->getPrevNode())
-        launch = dyn_cast<gpu::LaunchOp>(op);
-      Operation *prev = launch ? launch->getPrevNode() : nullptr;
-      while (prev && !isa<gpu::LaunchOp>(prev) &&
-             kf::isMovableBeforeKernel(prev))
-        prev = prev->getPrevNode();
-      head = dyn_cast_or_null<gpu::LaunchOp>(prev);
+      // This group's launch (a row kernel of one block: the op right
+      // before `next` past its own views) and the previous group's.
+      auto launch =
+          dyn_cast_or_null<gpu::LaunchOp>(kf::getPreviousPastMovable(next));
+      auto head = launch ? dyn_cast_or_null<gpu::LaunchOp>(
+                               kf::getPreviousPastMovable(launch))
+                         : gpu::LaunchOp();
       if (!launch || !head)
         return emitError(loc, "cannot honour ")
                    << row

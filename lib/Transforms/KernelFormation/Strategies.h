@@ -43,8 +43,9 @@ InFlightDiagnostic emitCannotHonour(Operation *anchor, Attribute s);
 /// kernel's last block (allocations, views, constants): the merge moves
 /// them before that kernel.
 bool isMovableBeforeKernel(Operation *op);
-/// The kernel group `g` follows with only such ops between, or null.
-KernelGroupOp getPreviousKernelGroup(KernelGroupOp g);
+/// The op before `op` past such ops (a kernel group, a launch, anything
+/// else), or null.
+Operation *getPreviousPastMovable(Operation *op);
 
 /// Whether `vec` lanes of `elementBytes` bytes are a power of two within
 /// the target's widest access.

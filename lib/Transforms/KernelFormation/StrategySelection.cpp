@@ -16,6 +16,7 @@
 #include "Grouping.h"
 #include "KernelUtils.h"
 #include "Strategies.h"
+
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -103,12 +104,12 @@ bool kf::isMovableBeforeKernel(Operation *op) {
   return isa<memref::AllocOp, memref::AllocaOp>(op) || isMemoryEffectFree(op);
 }
 
-/// The kernel group `g` follows, with only movable ops between, or null.
-KernelGroupOp kf::getPreviousKernelGroup(KernelGroupOp g) {
-  Operation *prev = g->getPrevNode();
-  while (prev && !isa<KernelGroupOp>(prev) && isMovableBeforeKernel(prev))
+Operation *kf::getPreviousPastMovable(Operation *op) {
+  Operation *prev = op->getPrevNode();
+  while (prev && !isa<KernelGroupOp, gpu::LaunchOp>(prev) &&
+         isMovableBeforeKernel(prev))
     prev = prev->getPrevNode();
-  return dyn_cast_or_null<KernelGroupOp>(prev);
+  return prev;
 }
 
 /// A one-row reduction group right after a row group that writes what it
@@ -123,7 +124,7 @@ static void selectTails(ArrayRef<KernelGroupOp> selected,
         s2.getRowsPerBlock() != 1 || s2.getColumnPartials() != 0 ||
         s2.getSharedChunks() != 0 || s2.getPersistentClusters() != 0)
       continue;
-    KernelGroupOp g1 = getPreviousKernelGroup(g2);
+    auto g1 = dyn_cast_or_null<KernelGroupOp>(getPreviousPastMovable(g2));
     auto s1 = g1 ? dyn_cast<RowStrategyAttr>(g1.getStrategyAttr())
                  : RowStrategyAttr();
     if (!s1 || s1.getAfterLastBlock() || s1.getCluster() != 1 ||
