@@ -160,6 +160,8 @@ if [[ ${MEMOPT_RED_SWEEP:-1} == 1 ]]; then
       read -r tag flag <<< "$alt"
       v=$name-$tag
       memopt_compile "$f" --pipeline=optimized $flag -o "$OUT/$v.optimized" 2>/dev/null
+      # (A build that refuses the flag, under --keep-going, has no variant.)
+      [[ -f "$OUT/$v.optimized.ptx" ]] || continue
       if cmp -s "$OUT/$v.optimized.ptx" "$OUT/$name.optimized.ptx"; then
         rm -f "$OUT/$v".optimized.*
         continue
@@ -293,6 +295,8 @@ for w in decatt decattbf vecmat; do
   variant $w ${w}cs128 --column-slice-bytes=128
   variant $w ${w}cs512 --column-slice-bytes=512
   variant $w ${w}u8 --column-unroll=8
+  # (cs512 splits the rows: k2, the partials combined by a second kernel.)
+  variant $w ${w}cs512k2 --column-slice-bytes=512 --column-last-block=false
 done
 for w in rml65k sml65k; do
   variant $w ${w}reg --max-cluster-size=1 --row-register-elements=64
