@@ -378,6 +378,64 @@ static linalg::GenericOp split(RewriterBase &rewriter, const Candidate &c,
   return stage1;
 }
 
+/// The buffers `g` reads along its innermost loop.
+static SmallVector<Value> getRootsReadAlongRow(linalg::GenericOp g) {
+  SmallVector<Value> roots;
+  unsigned n = g.getNumLoops();
+  for (OpOperand *in : g.getDpsInputOperands())
+    if (isa<MemRefType>(in->get().getType()) &&
+        g.getMatchingIndexingMap(in).isFunctionOfDim(n - 1))
+      roots.push_back(getViewRoot(in->get()));
+  return roots;
+}
+
+/// Drops from `work` the candidates that read a buffer along their rows
+/// which a reduction over the same rows that stays whole (in `whole`, and
+/// those dropped before) also reads: split, the candidate would read it
+/// again in a grid of its own, where whole it is one more reduction of the
+/// row kernel that reads it anyway (cross entropy's sum of x * t beside
+/// the log-sum-exp of x).
+static void keepSiblingsWhole(SmallVectorImpl<Candidate> &work,
+                              SmallVectorImpl<Candidate> &whole) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (auto *it = work.begin(); it != work.end(); ++it) {
+      SmallVector<Value> mine = getRootsReadAlongRow(it->op);
+      Candidate *sibling = nullptr;
+      Value shared;
+      for (Candidate &w : whole) {
+        if (w.op->getBlock() != it->op->getBlock() || w.rows != it->rows ||
+            w.length != it->length)
+          continue;
+        for (Value r : getRootsReadAlongRow(w.op))
+          if (llvm::is_contained(mine, r)) {
+            sibling = &w;
+            shared = r;
+            break;
+          }
+        if (sibling)
+          break;
+      }
+      if (!sibling)
+        continue;
+      std::string name = "a buffer";
+      if (auto arg = dyn_cast<BlockArgument>(shared))
+        name = "argument " + std::to_string(arg.getArgNumber());
+      InFlightDiagnostic d = it->op.emitRemark();
+      d << "row reduction with " << describeRows(*it)
+        << " not split: it reads " << name
+        << " along its rows, as a reduction over the same rows that is "
+           "not split does (one row kernel reads it once)";
+      d.attachNote(sibling->op->getLoc()) << "that reduction";
+      whole.push_back(*it);
+      work.erase(it);
+      changed = true;
+      break;
+    }
+  }
+}
+
 namespace {
 struct MemoptSplitRowReductionsPass final
     : memopt::impl::MemoptSplitRowReductionsPassBase<
@@ -390,17 +448,24 @@ struct MemoptSplitRowReductionsPass final
       return;
     MEMOPT_KERNEL_TARGET_INFO(target, func);
     SmallVector<Candidate> work;
+    // Row reductions with too few rows that stay whole, with their rows.
+    SmallVector<Candidate> whole;
     func.walk([&](linalg::GenericOp g) {
       Candidate c;
       std::string why;
-      if (matchCandidate(g, target, c, why))
+      if (matchCandidate(g, target, c, why)) {
         work.push_back(c);
-      else if (!why.empty())
+        return;
+      }
+      if (!why.empty()) {
         g.emitRemark() << "row reduction with " << describeRows(c)
                        << " not split (" << why
                        << "): its rows alone cannot give every "
                           "multiprocessor a block";
+        whole.push_back(c);
+      }
     });
+    keepSiblingsWhole(work, whole);
     // Stage 1s over the same segments (a sum and a sum of squares of the
     // same rows) are placed one after another: their inputs are arguments
     // nothing writes, so they can move up.

@@ -212,3 +212,57 @@ func.func @whole_tensor_normalization(%x: memref<4194304xf32>, %y: memref<419430
   }
   return
 }
+
+// -----
+
+// Cross entropy over dense targets: sum(exp(x - max)) reads the maximum,
+// a buffer the function computes, so it stays whole; sum(x * t) reads x
+// along the same 32 rows of 32000 and stays whole beside it (split, it would
+// read x again in a grid of its own). sum(u * u) shares nothing with them
+// and is split.
+// REMARK: remark: row reduction with 32 rows of 32000 elements not split (it reads a buffer computed in the function
+// REMARK: remark: row reduction with 32 rows of 32000 elements not split: it reads argument 0 along its rows, as a reduction over the same rows that is not split does (one row kernel reads it once)
+// REMARK: note: that reduction
+// REMARK: remark: row reduction split: 32 rows of 32000 elements as 5 segments of 6400 each
+// REMARK-NOT: remark: row reduction split
+// CHECK-LABEL: func.func @cross_entropy_siblings
+// CHECK-SAME:    (%[[X:.+]]: memref<32x32000xf32>, %[[T:.+]]: memref<32x32000xf32>, %[[U:.+]]: memref<32x32000xf32>,
+// CHECK-NOT:     memref.expand_shape %[[X]]
+// CHECK-NOT:     memref.expand_shape %[[T]]
+// CHECK:         memref.expand_shape %[[U]] {{\[\[}}0], [1, 2]] output_shape [32, 5, 6400]
+// CHECK-NOT:     memref.expand_shape %[[X]]
+// CHECK-NOT:     memref.expand_shape %[[T]]
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row2 = affine_map<(d0, d1) -> (d0)>
+func.func @cross_entropy_siblings(%x: memref<32x32000xf32>, %t: memref<32x32000xf32>, %u: memref<32x32000xf32>,
+                                  %mx: memref<32xf32>, %se: memref<32xf32>, %dot: memref<32xf32>, %sq: memref<32xf32>) {
+  linalg.generic {indexing_maps = [#id2, #row2], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<32x32000xf32>) outs(%mx : memref<32xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %v = arith.maximumf %a, %acc : f32
+    linalg.yield %v : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #row2, #row2], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %mx : memref<32x32000xf32>, memref<32xf32>) outs(%se : memref<32xf32>) {
+  ^bb0(%a: f32, %m: f32, %acc: f32):
+    %d = arith.subf %a, %m : f32
+    %e = math.exp %d : f32
+    %v = arith.addf %e, %acc : f32
+    linalg.yield %v : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #id2, #row2], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %t : memref<32x32000xf32>, memref<32x32000xf32>) outs(%dot : memref<32xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %v = arith.addf %p, %acc : f32
+    linalg.yield %v : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #row2], iterator_types = ["parallel", "reduction"]}
+      ins(%u : memref<32x32000xf32>) outs(%sq : memref<32xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %p = arith.mulf %a, %a : f32
+    %v = arith.addf %p, %acc : f32
+    linalg.yield %v : f32
+  }
+  return
+}
