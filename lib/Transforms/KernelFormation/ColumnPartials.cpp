@@ -389,7 +389,12 @@ void kf::finishColumnPartials(RewriterBase &b, Location loc,
       idx.push_back(isa<AffineDimExpr>(e)
                         ? j
                         : cIdx(b, loc, cast<AffineConstantExpr>(e).getValue()));
-    Value init = memref::LoadOp::create(b, loc, out.get(), idx);
+    // (A fill of the group seeds the output: its constant, not the buffer.)
+    Value init;
+    if (Value seed = group.columnSeeds.lookup(getRootBuffer(out.get())))
+      init = b.clone(*seed.getDefiningOp())->getResult(0);
+    else
+      init = memref::LoadOp::create(b, loc, out.get(), idx);
     memref::StoreOp::create(
         b, loc, arith::getReductionOp(g->kind, b, loc, init, total), out.get(),
         idx);

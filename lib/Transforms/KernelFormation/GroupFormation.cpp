@@ -188,6 +188,107 @@ splitColumnOutputFills(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planned,
     planned.insert(planned.begin() + i + 1, split);
 }
 
+/// Whether no op after `from` up to `to` (in their block), but `except`,
+/// touches buffer `root` (through any view, in nested regions too).
+static bool isUntouchedBetween(Operation *from, Operation *to, Value root,
+                               Operation *except) {
+  for (Operation *o = from->getNextNode(); o; o = o->getNextNode()) {
+    if (o != except) {
+      WalkResult r = o->walk([&](Operation *inner) {
+        for (Value v : inner->getOperands())
+          if (isa<MemRefType>(v.getType()) && getRootBuffer(v) == root)
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      });
+      if (r.wasInterrupted())
+        return false;
+    }
+    if (o == to)
+      break;
+  }
+  return true;
+}
+
+/// A column reduction planned alone whose fill was planned apart (fills
+/// hoisted to the top of the function, or left over from a row group that
+/// took its sibling) takes that fill when nothing between them touches the
+/// output: its whole-column kernel then seeds its result from the fill's
+/// constant (seed_from_fill), one launch less.
+static void
+pairColumnSeedFills(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planned,
+                    llvm::MapVector<Operation *, std::string> &refusals,
+                    const KernelTargetInfo &target) {
+  for (unsigned i = 0; i < planned.size(); ++i) {
+    if (planned[i].size() != 1 || !canSeedFromFill(planned[i][0], target))
+      continue;
+    linalg::GenericOp column = planned[i][0];
+    Value root = getRootBuffer(column.getDpsInits()[0]);
+    for (unsigned k = 0; k < planned.size(); ++k) {
+      SmallVector<linalg::GenericOp> &entry = planned[k];
+      if (k == i || entry.empty() ||
+          !llvm::all_of(entry, [](auto op) { return bool(getFillValue(op)); }))
+        continue;
+      auto *it = llvm::find_if(entry, [&](linalg::GenericOp f) {
+        return isFillOf(f, column) && touchesWholeBuffersOnly(f) &&
+               f->getBlock() == column->getBlock() &&
+               f->isBeforeInBlock(column);
+      });
+      if (it == entry.end() || !isUntouchedBetween(*it, column, root, column))
+        continue;
+      refusals.erase(*it);
+      planned[i].insert(planned[i].begin(), *it);
+      entry.erase(it);
+      break;
+    }
+  }
+}
+
+/// The fills of the column reductions' outputs of row group `planned[i]`
+/// (planned as kernels of their own, before it: a fill of a whole buffer
+/// that no op between it and the group's last op but the reduction
+/// touches) move into the group, before its first column reduction: the
+/// kernel finishing the column partials starts from their constants, one
+/// launch less.
+static void
+absorbColumnSeedFills(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planned,
+                      unsigned i,
+                      llvm::MapVector<Operation *, std::string> &refusals) {
+  SmallVector<linalg::GenericOp> &ops = planned[i];
+  std::string why;
+  auto *firstColumn = llvm::find_if(ops, [&](linalg::GenericOp op) {
+    return !getFillValue(op) && succeeded(classifyColumnReduce(op, why));
+  });
+  if (firstColumn == ops.end())
+    return;
+  Operation *end = lastInBlock(ops);
+  DenseSet<Operation *> members;
+  for (linalg::GenericOp op : ops)
+    members.insert(op);
+  SmallVector<linalg::GenericOp> seeds;
+  for (linalg::GenericOp column : ArrayRef(firstColumn, ops.end())) {
+    Value root = getRootBuffer(column.getDpsInits()[0]);
+    for (SmallVector<linalg::GenericOp> &entry : planned) {
+      if (&entry == &ops)
+        continue;
+      auto *it = llvm::find_if(entry, [&](linalg::GenericOp f) {
+        return isColumnSeedFill(f, column) && touchesWholeBuffersOnly(f);
+      });
+      if (it == entry.end() || (*it)->getBlock() != end->getBlock() ||
+          !(*it)->isBeforeInBlock(end))
+        continue;
+      // Nothing between the fill and the group's end touches the buffer
+      // but the reduction.
+      if (!isUntouchedBetween(*it, end, root, column))
+        continue;
+      seeds.push_back(*it);
+      refusals.erase(*it);
+      entry.erase(it);
+      break;
+    }
+  }
+  ops.insert(firstColumn, seeds.begin(), seeds.end());
+}
+
 /// Column reductions over a row group's space that read what the group
 /// reads (LayerNorm backward's dgamma and dbeta after dx) join the group
 /// when the row family can then finish them through column partials: the
@@ -291,6 +392,7 @@ attachColumnReductions(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planned,
         passable.insert(fill);
       // Ops the group now moves past are those up to the reduction.
     }
+    absorbColumnSeedFills(planned, i, refusals);
   }
 }
 
@@ -611,6 +713,7 @@ static unsigned formBlockGroups(RewriterBase &rewriter, Block &block,
     takeEpilogue(i);
   }
   attachColumnReductions(planned, refusals, target);
+  pairColumnSeedFills(planned, refusals, target);
   DenseSet<Operation *> tiled;
   for (const TileFusion &fusion : tiles) {
     tiled.insert(fusion.op);

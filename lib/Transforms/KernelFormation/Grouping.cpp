@@ -679,10 +679,43 @@ int64_t kf::getWidestElementBytes(const Group &group) {
       }
   return maxBytes;
 }
+bool kf::isColumnSeedFill(linalg::GenericOp fill, linalg::GenericOp column) {
+  Value v = getFillValue(fill);
+  std::string why;
+  return v && v.getDefiningOp<arith::ConstantOp>() &&
+         isFillOf(fill, column) &&
+         isa<MemRefType>(fill.getDpsInits()[0].getType()) &&
+         fill.getDpsInits()[0] == column.getDpsInits()[0] &&
+         succeeded(classifyColumnReduce(column, why));
+}
+
 FailureOr<Group> kf::buildGroup(ArrayRef<linalg::GenericOp> ops,
                                 std::string &why) {
   Group group;
+  // Column seeds: a fill of the output of a later column reduction, which
+  // no op between touches.
+  DenseSet<Operation *> seeds;
+  for (unsigned i = 0; i < ops.size(); ++i) {
+    linalg::GenericOp fill = ops[i];
+    if (!getFillValue(fill))
+      continue;
+    Value root = getRootBuffer(fill.getDpsInits()[0]);
+    for (linalg::GenericOp op : ops.drop_front(i + 1)) {
+      if (isColumnSeedFill(fill, op)) {
+        seeds.insert(fill);
+        group.columnSeeds[root] = getFillValue(fill);
+        group.columnSeedFills.push_back(fill);
+        break;
+      }
+      if (llvm::any_of(op->getOperands(), [&](Value v) {
+            return isa<MemRefType>(v.getType()) && getRootBuffer(v) == root;
+          }))
+        break;
+    }
+  }
   for (linalg::GenericOp op : ops) {
+    if (seeds.contains(op))
+      continue;
     FailureOr<GroupOp> g = classify(op, why);
     // Column reductions end a row group (the ops after the first one are
     // column reductions too: tryAppend refuses anything reading them).

@@ -66,6 +66,13 @@ struct Group {
   DenseSet<Value> readExternal;
   /// Root buffers written by the column reductions -> the memref written.
   llvm::MapVector<Value, Value> columnWritten;
+  /// Column reductions' outputs filled by a fill of the group (a constant,
+  /// before the row ops) -> that constant: the kernel that finishes them
+  /// combines into it rather than into the buffer, and the fill is not a
+  /// kernel of its own.
+  DenseMap<Value, Value> columnSeeds;
+  /// Those fills, in order.
+  SmallVector<linalg::GenericOp> columnSeedFills;
   bool hasReduce() const {
     return llvm::any_of(
         ops, [](const GroupOp &g) { return g.role == RowRole::Reduce; });
@@ -104,8 +111,14 @@ FailureOr<GroupOp> classifyColumnReduce(linalg::GenericOp op,
 bool tryAppend(Group &group, GroupOp cand, std::string &why);
 
 /// The group of `ops` in order, or failure (with why the first op that does
-/// not fit does not) when they do not form one.
+/// not fit does not) when they do not form one. Fills of a constant into the
+/// output of a later column reduction of `ops`, with no op of `ops` between
+/// touching that buffer, are its column seeds.
 FailureOr<Group> buildGroup(ArrayRef<linalg::GenericOp> ops, std::string &why);
+
+/// Whether `fill` fills a constant into the output of column reduction
+/// `column` (whole buffers both): the fill can seed the column partials.
+bool isColumnSeedFill(linalg::GenericOp fill, linalg::GenericOp column);
 
 /// Widest element of the memref operands of `group`'s ops, in bytes.
 int64_t getWidestElementBytes(const Group &group);
