@@ -235,6 +235,16 @@ def _workloads(torch):
     def biasgelu(x, b):
         return F.gelu(x.float() + b.float(), approximate="tanh").bfloat16()
 
+    def dgeludb(dy, x):
+        # GELU (tanh) backward and the bias gradient: dx in bf16, dbias the
+        # f32 column sum of that bf16 dx.
+        xf = x.float()
+        k, c = 0.7978845608028654, 0.044715
+        t = torch.tanh(k * (xf + c * xf * xf * xf))
+        d = 0.5 * (1 + t) + 0.5 * xf * (1 - t * t) * k * (1 + 3 * c * xf * xf)
+        dx = (dy.float() * d).bfloat16()
+        return dx, dx.float().sum(0)
+
     def rmsdec(x, g):
         h = x.float()
         return (h * torch.rsqrt((h * h).mean(-1, keepdim=True) + 1e-6) *
@@ -362,6 +372,10 @@ def _workloads(torch):
         "biasgelu": ("bf16 bias + tanh-GELU in f32, 16384x4096 bf16",
                      lambda: (rand(ROWS, COLS).bfloat16(),
                               rand(COLS).bfloat16()), biasgelu),
+        "dgeludb": ("GELU backward + bias gradient, 16384x4096 bf16, f32 "
+                    "accumulation",
+                    lambda: (rand(ROWS, COLS).bfloat16(),
+                             rand(ROWS, COLS).bfloat16()), dgeludb),
         "decatt": ("decode attention, 64 heads x 4096 tokens x 128, f32",
                    lambda: (rand(64, 128), rand(64, 4096, 128),
                             rand(64, 4096, 128)), decatt),
@@ -719,6 +733,15 @@ def _jax_workloads(jax):
         return nn.gelu(x.astype(jnp.float32) + b.astype(jnp.float32),
                        approximate=True).astype(jnp.bfloat16)
 
+    def dgeludb(dy, x):
+        f32 = jnp.float32
+        xf = x.astype(f32)
+        k, c = 0.7978845608028654, 0.044715
+        t = jnp.tanh(k * (xf + c * xf * xf * xf))
+        d = 0.5 * (1 + t) + 0.5 * xf * (1 - t * t) * k * (1 + 3 * c * xf * xf)
+        dx = (dy.astype(f32) * d).astype(jnp.bfloat16)
+        return dx, jnp.sum(dx.astype(f32), 0)
+
     def rmsdec(x, g):
         h = x.astype(jnp.float32)
         return (h * lax.rsqrt(jnp.mean(h * h, -1, keepdims=True) + 1e-6) *
@@ -803,7 +826,7 @@ def _jax_workloads(jax):
              colstatsn, sm0, sm1,
              attnmask, attnmaskbf, posadd, lse, lsef32, argmax, ln0, biasgelu,
              rmsdec, gemmarms,
-             addrmsdec, decatt, decattbf)}
+             addrmsdec, decatt, decattbf, dgeludb)}
 
 
 def _import_jax():

@@ -68,7 +68,10 @@ struct MemoptMarkReadOnlyArgsPass final
       auto it = launches.find(func);
       if (it == launches.end())
         return;
-      for (BlockArgument arg : func.getArguments()) {
+      // (The function's arguments: the entry block's workgroup and private
+      // attributions after them have no argument attributes.)
+      for (BlockArgument arg :
+           func.getArguments().take_front(func.getNumArguments())) {
         if (!isa<MemRefType>(arg.getType()) || mayWrite(arg))
           continue;
         unsigned i = arg.getArgNumber();

@@ -155,3 +155,30 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Workgroup attributions follow the arguments in the entry block and are
+// not arguments: an unused one (never stored to) gets no attribute and
+// does not crash the pass.
+// CHECK-LABEL: gpu.module @attributions
+// CHECK:         gpu.func @copy(
+// CHECK-SAME:      %{{.+}}: memref<64xf32> {llvm.noalias, llvm.readonly},
+// CHECK-SAME:      %{{[a-z0-9_]+}}: memref<64xf32>) workgroup(%{{.+}} : memref<32xf32, #gpu.address_space<workgroup>>) kernel
+module attributes {gpu.container_module} {
+  gpu.module @attributions {
+    gpu.func @copy(%in: memref<64xf32>, %out: memref<64xf32>) workgroup(%unused : memref<32xf32, #gpu.address_space<workgroup>>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %in[%i] : memref<64xf32>
+      memref.store %v, %out[%i] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @host(%a: memref<64xf32>, %b: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    gpu.launch_func @attributions::@copy blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1)
+        args(%a : memref<64xf32>, %b : memref<64xf32>)
+    return
+  }
+}

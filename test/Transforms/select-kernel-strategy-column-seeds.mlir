@@ -1,8 +1,9 @@
 // Fills of column reductions' outputs planned apart from them join the
 // group that finishes the reduction: a row group with column partials
 // (LayerNorm backward's dgamma and dbeta: the combining kernel starts from
-// the fills' constants) and a column reduction whose fill was hoisted above
-// other ops (its whole-column or split kernel seeds from the fill). No fill
+// the fills' constants; elementwise rows alone too) and a column reduction
+// whose fill was hoisted above other ops (its whole-column or split kernel
+// seeds from the fill). No fill
 // is a kernel of its own; a fill whose buffer another op reads between
 // stays where it was. The plan only.
 // RUN: memopt-opt %s --split-input-file --pass-pipeline="builtin.module(memopt-set-target, func.func(memopt-form-groups, memopt-select-kernel-strategy))" 2>/dev/null | FileCheck %s
@@ -62,18 +63,56 @@ func.func @row_group_seed(%dy: memref<2048x4096xf32>, %dx: memref<2048x4096xf32>
 #s1 = affine_map<(d0) -> ()>
 #v1 = affine_map<(d0) -> (d0)>
 
-// The fill hoisted above an elementwise op: the column reduction takes it
-// and seeds from it.
+// The fill hoisted above an elementwise op over rows of 64 f32 (too narrow
+// for a row kernel to take the column sum): the column reduction takes the
+// fill and seeds from it.
 // CHECK-LABEL: func.func @hoisted_fill
 // CHECK:       memopt.kernel_group attributes {strategy = #memopt.elementwise
 // CHECK:         linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
 // CHECK:       }
 // CHECK:       memopt.kernel_group attributes {strategy = #memopt.column_reduce<{{.*}}seed_from_fill = true
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}} : f32) outs(%arg3 : memref<64xf32>)
+// CHECK:         linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]
+// CHECK:       }
+// CHECK-NOT:   memopt.kernel_group
+func.func @hoisted_fill(%x: memref<16384x64xf32>, %y: memref<16384x64xf32>, %a: memref<16384x64xf32>, %cs: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#s1, #v1], iterator_types = ["parallel"]} ins(%zero : f32) outs(%cs : memref<64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [#x2, #x2, #x2], iterator_types = ["parallel", "parallel"]} ins(%x, %y : memref<16384x64xf32>, memref<16384x64xf32>) outs(%a : memref<16384x64xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %r = arith.addf %p, %q : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#x2, #c2], iterator_types = ["reduction", "parallel"]} ins(%a : memref<16384x64xf32>) outs(%cs : memref<64xf32>) {
+  ^bb0(%p: f32, %acc: f32):
+    %r = arith.addf %p, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+#x2 = affine_map<(d0, d1) -> (d0, d1)>
+#c2 = affine_map<(d0, d1) -> (d1)>
+#r2 = affine_map<(d0, d1) -> (d0)>
+#s1 = affine_map<(d0) -> ()>
+#v1 = affine_map<(d0) -> (d0)>
+
+// Rows of 512 f32: the elementwise op alone is a row group that takes the
+// column sum of what it writes (column partials: one pass over x and y, no
+// read of a back) and the hoisted fill.
+// CHECK-LABEL: func.func @elementwise_rows_column_sum
+// CHECK:       memopt.kernel_group attributes {strategy = #memopt.row<{{.*}}column_partials = {{[0-9]+}}
+// CHECK:         linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
 // CHECK:         linalg.generic {{.*}} ins(%{{.*}} : f32) outs(%arg3 : memref<512xf32>)
 // CHECK:         linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]
 // CHECK:       }
 // CHECK-NOT:   memopt.kernel_group
-func.func @hoisted_fill(%x: memref<4096x512xf32>, %y: memref<4096x512xf32>, %a: memref<4096x512xf32>, %cs: memref<512xf32>) {
+func.func @elementwise_rows_column_sum(%x: memref<4096x512xf32>, %y: memref<4096x512xf32>, %a: memref<4096x512xf32>, %cs: memref<512xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.generic {indexing_maps = [#s1, #v1], iterator_types = ["parallel"]} ins(%zero : f32) outs(%cs : memref<512xf32>) {
   ^bb0(%in: f32, %o: f32):

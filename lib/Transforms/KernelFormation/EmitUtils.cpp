@@ -1141,6 +1141,12 @@ FailureOr<MemRefType> kf::getExchangeType(OpBuilder &b, const Group &group,
     }
     smemElt = t;
   }
+  // (Column reductions alone over elementwise rows exchange nothing: one
+  // unused slot keeps the kernel's shape.)
+  if (!smemElt && group.hasColumnReduce()) {
+    smemElt = b.getF32Type();
+    numReduce = 1;
+  }
   if (!smemElt) {
     why = "the group has no reduction";
     return failure();

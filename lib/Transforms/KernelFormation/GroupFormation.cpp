@@ -309,7 +309,19 @@ attachColumnReductions(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planned,
     // (Rows laid out across the contiguous dim keep their interleaved
     // kernel; ops moved past each other must not touch views that may
     // alias.)
-    if (failed(group) || !group->hasReduce() || group->hasColumnReduce() ||
+    // A group of elementwise ops alone takes column reductions of what it
+    // writes or reads (an activation's gradient and the bias gradient, the
+    // column sum of a result it also returns: one pass, where the column
+    // kernel would read the result back) when its rows give every lane of
+    // a warp a 16-byte access at least; shorter rows keep the column
+    // family's kernel, whose threads run along the columns of many rows.
+    auto wideRows = [&](const Group &g) {
+      return g.hasReduce() ||
+             g.inner * getWidestElementBytes(g) >=
+                 (int64_t)(target.warpSize * target.vectorBytes);
+    };
+    if (failed(group) || group->inner < 1 || group->outer.empty() ||
+        group->hasColumnReduce() || !wideRows(*group) ||
         isLaidOutAcrossRows(*group) ||
         !llvm::all_of(planned[i], touchesWholeBuffersOnly))
       continue;

@@ -305,10 +305,12 @@ static bool tryAppendImpl(Group &group, GroupOp cand, std::string &why) {
       return false;
     }
   }
+  // (Elementwise ops alone over the rows do too: the column sum of a
+  // result they also write, dbias beside an activation's gradient.)
   if (cand.role == RowRole::ColumnReduce &&
-      (!group.hasReduce() || outer != group.outer || inner != group.inner)) {
-    why = "a column reduction joins only a row group with a reduction over "
-          "the same row space";
+      (group.inner < 0 || outer != group.outer || inner != group.inner)) {
+    why = "a column reduction joins only a row group over the same row "
+          "space";
     return false;
   }
   unsigned nOuter = group.outer.size();

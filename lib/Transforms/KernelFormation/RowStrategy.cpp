@@ -468,7 +468,7 @@ kf::checkRowBasics(const Group &group, Attribute s, int64_t vec, bool shifted,
                    int64_t threads, StringRef unalignedHint,
                    const KernelTargetInfo &target, Operation *anchor) {
   auto fail = [&] { return emitCannotHonour(anchor, s); };
-  if (group.inner < 1 || !group.hasReduce())
+  if (group.inner < 1 || (!group.hasReduce() && !group.hasColumnReduce()))
     return fail() << "the group has no reduction over a row (use "
                      "#memopt.elementwise)",
            failure();

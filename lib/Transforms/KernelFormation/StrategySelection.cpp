@@ -70,7 +70,8 @@ mlir::memopt::selectKernelStrategy(KernelGroupOp groupOp,
     group = buildGroup(ops, why);
   if (succeeded(group)) {
     FailureOr<Attribute> s =
-        group->hasReduce() ? selectRowStrategy(*group, target, why)
+        group->hasReduce() || group->hasColumnReduce()
+            ? selectRowStrategy(*group, target, why)
                            : FailureOr<Attribute>(selectElementwiseStrategy(
                                  *group, target, why));
     if (succeeded(s))
