@@ -164,3 +164,67 @@ func.func @fill_read_between(%x: memref<4096x512xf32>, %t: memref<512xf32>, %cs:
   }
   return
 }
+
+// -----
+
+#x2 = affine_map<(d0, d1) -> (d0, d1)>
+#k2 = affine_map<(d0, d1) -> (0, d1)>
+#f2 = affine_map<(d0, d1) -> ()>
+
+// The column sum writes row 0 of a 4 x 128 output only: the fill's other
+// rows stay, so the fill is no seed and stays a kernel of its own, before.
+// CHECK-LABEL: func.func @partial_output
+// CHECK:       memopt.kernel_group
+// CHECK-NEXT:    linalg.generic {{.*}} ins(%{{.*}} : f32) outs(%arg2 : memref<4x128xf32>)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      linalg.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:  }
+func.func @partial_output(%x: memref<1024x128xf32>, %y: memref<1024x128xf32>, %out: memref<4x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#f2, #x2], iterator_types = ["parallel", "parallel"]} ins(%zero : f32) outs(%out : memref<4x128xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [#x2, #x2], iterator_types = ["parallel", "parallel"]} ins(%x : memref<1024x128xf32>) outs(%y : memref<1024x128xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %r = arith.addf %p, %p : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#x2, #k2], iterator_types = ["reduction", "parallel"]} ins(%x : memref<1024x128xf32>) outs(%out : memref<4x128xf32>) {
+  ^bb0(%p: f32, %acc: f32):
+    %r = arith.addf %p, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+#x2 = affine_map<(d0, d1) -> (d0, d1)>
+#c2 = affine_map<(d0, d1) -> (d1)>
+#s1 = affine_map<(d0) -> ()>
+#v1 = affine_map<(d0) -> (d0)>
+
+// A subview of the output, made before the fill, is written between the
+// fill and the column sum: the fill stays where it was.
+// CHECK-LABEL: func.func @aliased_between
+// CHECK:       memopt.kernel_group
+// CHECK-NEXT:    linalg.generic {{.*}} ins(%{{.*}} : f32) outs(%arg2 : memref<64xf32>)
+// CHECK:       memref.copy
+// CHECK:       memopt.kernel_group attributes {strategy = #memopt.column_reduce<{{.*}}seed_from_fill = false
+func.func @aliased_between(%x: memref<256x64xf32>, %v: memref<16xf32>, %out: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %s = memref.subview %out[0] [16] [1] : memref<64xf32> to memref<16xf32, strided<[1]>>
+  linalg.generic {indexing_maps = [#s1, #v1], iterator_types = ["parallel"]} ins(%zero : f32) outs(%out : memref<64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  memref.copy %v, %s : memref<16xf32> to memref<16xf32, strided<[1]>>
+  linalg.generic {indexing_maps = [#x2, #c2], iterator_types = ["reduction", "parallel"]} ins(%x : memref<256x64xf32>) outs(%out : memref<64xf32>) {
+  ^bb0(%p: f32, %acc: f32):
+    %r = arith.addf %p, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}

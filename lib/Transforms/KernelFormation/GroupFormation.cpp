@@ -134,6 +134,16 @@ static bool movesDownTo(linalg::GenericOp op, Operation *to) {
 static bool joinColumnReduction(Group &group, const GroupOp &g,
                                 const KernelTargetInfo &target,
                                 std::string &why) {
+  // Elementwise rows alone take only the column reductions of what they
+  // read or write (elsewhere the column family's one kernel is as good).
+  if (!group.hasReduce() &&
+      llvm::none_of(g.op.getDpsInputOperands(), [&](OpOperand *in) {
+        Value r = getRootBuffer(in->get());
+        return group.readExternal.contains(r) || group.written.contains(r);
+      })) {
+    why = "it reads nothing the elementwise rows read or write";
+    return false;
+  }
   Group merged = group;
   if (!tryAppend(merged, g, why))
     return false;
@@ -189,14 +199,25 @@ splitColumnOutputFills(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planned,
 }
 
 /// Whether no op after `from` up to `to` (in their block), but `except`,
-/// touches buffer `root` (through any view, in nested regions too).
+/// touches buffer `root` (through any view, in nested regions too). A
+/// memref whose root is neither an argument nor an allocation (a subview,
+/// an offset view: getRootBuffer stops there) may alias it and counts as
+/// touching it.
 static bool isUntouchedBetween(Operation *from, Operation *to, Value root,
                                Operation *except) {
+  auto mayAlias = [&](Value v) {
+    Value r = getRootBuffer(v);
+    if (r == root)
+      return true;
+    return !isa<BlockArgument>(r) &&
+           !r.getDefiningOp<memref::AllocOp>() &&
+           !r.getDefiningOp<memref::AllocaOp>();
+  };
   for (Operation *o = from->getNextNode(); o; o = o->getNextNode()) {
     if (o != except) {
       WalkResult r = o->walk([&](Operation *inner) {
         for (Value v : inner->getOperands())
-          if (isa<MemRefType>(v.getType()) && getRootBuffer(v) == root)
+          if (isa<MemRefType>(v.getType()) && mayAlias(v))
             return WalkResult::interrupt();
         return WalkResult::advance();
       });
@@ -316,9 +337,12 @@ attachColumnReductions(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planned,
     // a warp a 16-byte access at least; shorter rows keep the column
     // family's kernel, whose threads run along the columns of many rows.
     auto wideRows = [&](const Group &g) {
+      int64_t bytes = getWidestElementBytes(g);
+      int64_t vec = std::max<int64_t>(1, target.vectorBytes / bytes);
       return g.hasReduce() ||
-             g.inner * getWidestElementBytes(g) >=
-                 (int64_t)(target.warpSize * target.vectorBytes);
+             (g.inner * bytes >=
+                  (int64_t)(target.warpSize * target.vectorBytes) &&
+              g.inner % vec == 0);
     };
     if (failed(group) || group->inner < 1 || group->outer.empty() ||
         group->hasColumnReduce() || !wideRows(*group) ||
@@ -725,7 +749,6 @@ static unsigned formBlockGroups(RewriterBase &rewriter, Block &block,
     takeEpilogue(i);
   }
   attachColumnReductions(planned, refusals, target);
-  pairColumnSeedFills(planned, refusals, target);
   DenseSet<Operation *> tiled;
   for (const TileFusion &fusion : tiles) {
     tiled.insert(fusion.op);
@@ -735,6 +758,9 @@ static unsigned formBlockGroups(RewriterBase &rewriter, Block &block,
       tiled.insert(op);
   }
   mergeSiblingColumnGroups(planned, refusals, target, tiled);
+  // (After the merge: a fill pulled in from far away would keep siblings
+  // apart.)
+  pairColumnSeedFills(planned, refusals, target);
   for (auto &[op, why] : refusals)
     op->emitRemark() << why;
   for (ArrayRef<linalg::GenericOp> ops : planned)

@@ -684,11 +684,17 @@ int64_t kf::getWidestElementBytes(const Group &group) {
 bool kf::isColumnSeedFill(linalg::GenericOp fill, linalg::GenericOp column) {
   Value v = getFillValue(fill);
   std::string why;
-  return v && v.getDefiningOp<arith::ConstantOp>() &&
-         isFillOf(fill, column) &&
-         isa<MemRefType>(fill.getDpsInits()[0].getType()) &&
-         fill.getDpsInits()[0] == column.getDpsInits()[0] &&
-         succeeded(classifyColumnReduce(column, why));
+  if (!v || !v.getDefiningOp<arith::ConstantOp>() || !isFillOf(fill, column) ||
+      fill.getDpsInits()[0] != column.getDpsInits()[0] ||
+      failed(classifyColumnReduce(column, why)))
+    return false;
+  // The reduction writes every element the fill does: its output's other
+  // dims (read at constant indices) are unit dims. (Elsewhere the fill's
+  // values stay, and only a kernel of its own writes them.)
+  auto mt = dyn_cast<MemRefType>(fill.getDpsInits()[0].getType());
+  SmallVector<int64_t> ranges = column.getStaticLoopRanges();
+  return mt && mt.hasStaticShape() && !ranges.empty() &&
+         mt.getNumElements() == ranges.back();
 }
 
 FailureOr<Group> kf::buildGroup(ArrayRef<linalg::GenericOp> ops,
