@@ -282,9 +282,6 @@ absorbColumnSeedFills(SmallVectorImpl<SmallVector<linalg::GenericOp>> &planned,
   if (firstColumn == ops.end())
     return;
   Operation *end = lastInBlock(ops);
-  DenseSet<Operation *> members;
-  for (linalg::GenericOp op : ops)
-    members.insert(op);
   SmallVector<linalg::GenericOp> seeds;
   for (linalg::GenericOp column : ArrayRef(firstColumn, ops.end())) {
     Value root = getRootBuffer(column.getDpsInits()[0]);
